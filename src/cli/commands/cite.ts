@@ -1,0 +1,8 @@
+/** `findings cite` — not implemented yet. */
+import { ExitCode } from '../../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+export async function run(_args: string[], io: CliIo): Promise<ExitCode> {
+  io.stderr.write('findings cite: not available yet\n');
+  return ExitCode.Usage;
+}

@@ -1,0 +1,8 @@
+/** `findings init` — not implemented yet. */
+import { ExitCode } from '../../exit-codes.js';
+import type { CliIo } from '../io.js';
+
+export async function run(_args: string[], io: CliIo): Promise<ExitCode> {
+  io.stderr.write('findings init: not available yet\n');
+  return ExitCode.Usage;
+}

@@ -1,0 +1,136 @@
+/** Conventions every command follows: `--root`, `--format`/`--json`, output streams, exit codes. */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import type { Diagnostic } from '../diagnostics.js';
+import { UsageError } from '../exit-codes.js';
+import { topLevel } from '../git.js';
+import { formatDiagnostics, parseFormat, type Format } from '../output/format.js';
+import { paintFor, type Paint } from '../output/paint.js';
+import type { CliIo } from './io.js';
+
+/** A commander command that never calls process.exit and writes to the given io. */
+export function baseCommand(name: string, description: string, io: CliIo): Command {
+  const cmd = new Command(name);
+  configure(cmd, io);
+  return cmd.description(description);
+}
+
+function configure(cmd: Command, io: CliIo): void {
+  cmd
+    .exitOverride()
+    .allowExcessArguments(false)
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: () => {
+        // reported by parseArgs as a usage error
+      },
+    });
+}
+
+/** A subcommand configured like its parent (for `review`, `constraint`, `hook`). */
+export function subCommand(parent: Command, name: string, description: string, io: CliIo): Command {
+  const cmd = parent.command(name).description(description);
+  configure(cmd, io);
+  return cmd;
+}
+
+export function addRootOption(cmd: Command): Command {
+  return cmd.option('--root <dir>', 'repository root (default: the git top level of the current directory)');
+}
+
+export function addFormatOptions(cmd: Command, formats: readonly Format[]): Command {
+  return cmd
+    .addOption(new Option('--format <format>', 'output format').choices([...formats]).default('stylish'))
+    .option('--json', 'short for --format json');
+}
+
+/** Parses argv (after the subcommand name). Help and version exit 0; other commander errors become usage errors. */
+export async function parseArgs(cmd: Command, args: readonly string[]): Promise<void> {
+  try {
+    await cmd.parseAsync([...args], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return;
+      throw new UsageError(error.message.replace(/^error: /, ''));
+    }
+    throw error;
+  }
+}
+
+/** `--root`, else the git top level of cwd, else cwd. */
+export async function resolveRoot(rootOption: string | undefined, io: CliIo): Promise<string> {
+  if (rootOption !== undefined) {
+    const abs = path.resolve(io.cwd, rootOption);
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) throw new UsageError(`--root ${rootOption}: not a directory`);
+    return abs;
+  }
+  return (await topLevel(io.cwd)) ?? io.cwd;
+}
+
+export interface CommonOptions {
+  root?: string;
+  format?: string;
+  json?: boolean;
+}
+
+/** Where a command's human lines and machine output go, given the chosen format. */
+export class Output {
+  readonly paint: Paint;
+  readonly errPaint: Paint;
+  constructor(
+    readonly io: CliIo,
+    readonly format: Format,
+  ) {
+    this.paint = paintFor(Boolean(io.stdout.isTTY), io.env);
+    this.errPaint = paintFor(Boolean(io.stderr.isTTY), io.env);
+  }
+
+  static from(io: CliIo, opts: CommonOptions, allowed: readonly Format[]): Output {
+    return new Output(io, parseFormat(opts.format, opts.json, allowed));
+  }
+
+  get machine(): boolean {
+    return this.format !== 'stylish';
+  }
+
+  /** A human line: stdout in stylish mode; stderr when stdout carries machine output. */
+  info(line: string): void {
+    (this.machine ? this.io.stderr : this.io.stdout).write(`${line}\n`);
+  }
+
+  /** A warning line, always on stderr. */
+  warn(line: string): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  /** Writes diagnostics in the chosen format to stdout (stylish writes nothing when there are none). */
+  async diagnostics(list: readonly Diagnostic[]): Promise<void> {
+    const text = await formatDiagnostics(list, this.format, { paint: this.paint });
+    if (text) this.io.stdout.write(text);
+  }
+
+  /** Writes a JSON document to stdout. */
+  json(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+}
+
+/** Splits `a,b` and repeated options into a clean list. */
+export function listOption(values: string | readonly string[] | undefined): string[] {
+  if (values === undefined) return [];
+  const arr = typeof values === 'string' ? [values] : values;
+  return arr.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** commander collector for repeatable options. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,75 @@
+/** `.agents/config.json`: optional repository settings, with documented defaults. */
+import { diagnostic, type Diagnostic } from './diagnostics.js';
+import { isPlainObject } from './jsonl.js';
+import { Layout } from './layout.js';
+import type { RepoFiles } from './repo-files.js';
+
+export interface Config {
+  /** Regex with one capture group giving the task id from a branch name (default: the last path segment). */
+  readonly taskBranchPattern: string;
+  /** Activation needs at least this many labelled hits (default 20). */
+  readonly minLabelledHits: number;
+  /** …with at least this precision (default 0.95). */
+  readonly minPrecision: number;
+  /** Per constraint and file time budget for matching, in ms (default 250). */
+  readonly matchBudgetMs: number;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  taskBranchPattern: '^(?:.*/)?([A-Za-z0-9][A-Za-z0-9._-]{0,127})$',
+  minLabelledHits: 20,
+  minPrecision: 0.95,
+  matchBudgetMs: 250,
+};
+
+/** Parses config JSON text; unknown or ill-typed settings are warnings and fall back to defaults. Pure. */
+export function parseConfig(text: string, file: string = Layout.config): { config: Config; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-json', message: `invalid JSON (${error instanceof Error ? error.message : String(error)}); using defaults` }));
+    return { config: DEFAULT_CONFIG, diagnostics };
+  }
+  if (!isPlainObject(raw)) {
+    diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/not-object', message: 'config must be a JSON object; using defaults' }));
+    return { config: DEFAULT_CONFIG, diagnostics };
+  }
+  const config: { -readonly [K in keyof Config]: Config[K] } = { ...DEFAULT_CONFIG };
+  const pick = <K extends keyof Config>(key: string, field: K, ok: (v: unknown) => boolean): void => {
+    if (!(key in raw)) return;
+    const v = raw[key];
+    if (ok(v)) config[field] = v as Config[K];
+    else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: `"${key}" has an invalid value; using the default ${JSON.stringify(DEFAULT_CONFIG[field])}` }));
+  };
+  pick('task_branch_pattern', 'taskBranchPattern', (v) => {
+    if (typeof v !== 'string') return false;
+    try {
+      new RegExp(v);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const activation = isPlainObject(raw['activation']) ? raw['activation'] : {};
+  if ('min_labelled_hits' in activation) {
+    const v = activation['min_labelled_hits'];
+    if (Number.isInteger(v) && (v as number) >= 1) config.minLabelledHits = v as number;
+    else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: '"activation.min_labelled_hits" must be an integer >= 1; using 20' }));
+  }
+  if ('min_precision' in activation) {
+    const v = activation['min_precision'];
+    if (typeof v === 'number' && v > 0 && v <= 1) config.minPrecision = v;
+    else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: '"activation.min_precision" must be a number in (0, 1]; using 0.95' }));
+  }
+  pick('match_budget_ms', 'matchBudgetMs', (v) => Number.isInteger(v) && (v as number) >= 1);
+  return { config, diagnostics };
+}
+
+/** Loads the config from a file source; a missing file gives the defaults. */
+export async function loadConfig(files: RepoFiles): Promise<{ config: Config; diagnostics: Diagnostic[] }> {
+  const data = await files.read(Layout.config);
+  if (data === null) return { config: DEFAULT_CONFIG, diagnostics: [] };
+  return parseConfig(data.toString('utf8'));
+}

@@ -1,0 +1,231 @@
+/**
+ * The only module that runs git. Hot paths (hooks) use plain child_process so that git's own
+ * environment — above all GIT_INDEX_FILE during `git commit -a` / `git commit <paths>` — reaches
+ * every git process we start (pitfalls.md #4). simple-git is used for the rest, configured to
+ * pass the same GIT_* variables through.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+export interface GitResult {
+  readonly code: number;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+export class GitError extends Error {
+  override readonly name = 'GitError';
+  constructor(
+    readonly args: readonly string[],
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim()}`);
+  }
+}
+
+/** The environment git children get: ours, untouched (it carries GIT_INDEX_FILE, GIT_DIR, …). */
+function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
+export interface RunGitOptions {
+  input?: string | Buffer;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs git and returns its exit code and output; never throws for a non-zero exit. */
+export function runGit(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      args as string[],
+      { cwd, env: gitEnv(options.env), encoding: 'buffer', maxBuffer: 1 << 30 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
+        if (error && code === -1 && !(stdout as Buffer | undefined)) {
+          reject(error);
+          return;
+        }
+        resolve({ code, stdout: stdout as Buffer, stderr: (stderr as Buffer).toString('utf8') });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+/** Runs git and returns stdout; throws GitError on a non-zero exit. */
+export async function git(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<Buffer> {
+  const result = await runGit(cwd, args, options);
+  if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
+  return result.stdout;
+}
+
+export async function gitText(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<string> {
+  return (await git(cwd, args, options)).toString('utf8');
+}
+
+/** The git top level of `cwd`, or null outside a repository. */
+export async function topLevel(cwd: string): Promise<string | null> {
+  const r = await runGit(cwd, ['rev-parse', '--show-toplevel']).catch(() => null);
+  if (!r || r.code !== 0) return null;
+  return r.stdout.toString('utf8').trim();
+}
+
+/** Full sha of a revision, or null when it does not resolve. */
+export async function resolveCommit(cwd: string, rev: string): Promise<string | null> {
+  const r = await runGit(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+export const NULL_SHA = '0000000000000000000000000000000000000000';
+
+/** One entry of `git diff --raw -z` output. */
+export interface RawChange {
+  /** A, M, D, R, C, T, U, X */
+  readonly status: string;
+  readonly srcMode: string;
+  readonly dstMode: string;
+  readonly srcSha: string;
+  readonly dstSha: string;
+  /** Path after the change (the new path for renames). */
+  readonly path: string;
+  /** The old path for renames and copies. */
+  readonly oldPath?: string;
+}
+
+/** Parses `git diff --raw -z --no-abbrev` output. Pure. */
+export function parseRawDiff(out: Buffer): RawChange[] {
+  const parts = out.toString('utf8').split('\0');
+  const changes: RawChange[] = [];
+  let i = 0;
+  while (i < parts.length) {
+    const header = parts[i];
+    if (!header || !header.startsWith(':')) {
+      i += 1;
+      continue;
+    }
+    const [srcMode, dstMode, srcSha, dstSha, statusField] = header.slice(1).split(' ');
+    const status = (statusField ?? '').charAt(0);
+    if (status === 'R' || status === 'C') {
+      const oldPath = parts[i + 1] ?? '';
+      const newPath = parts[i + 2] ?? '';
+      changes.push({ status, srcMode: srcMode!, dstMode: dstMode!, srcSha: srcSha!, dstSha: dstSha!, path: newPath, oldPath });
+      i += 3;
+    } else {
+      changes.push({ status, srcMode: srcMode!, dstMode: dstMode!, srcSha: srcSha!, dstSha: dstSha!, path: parts[i + 1] ?? '' });
+      i += 2;
+    }
+  }
+  return changes;
+}
+
+/** Staged changes (index against HEAD, or against the empty tree before the first commit). */
+export async function stagedChanges(cwd: string): Promise<RawChange[]> {
+  const head = await resolveCommit(cwd, 'HEAD');
+  const out = await git(cwd, ['diff', '--cached', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', head ?? EMPTY_TREE]);
+  return parseRawDiff(out);
+}
+
+/** Changes between two commits (`from` may be the empty tree). */
+export async function rangeChanges(cwd: string, from: string, to: string): Promise<RawChange[]> {
+  const out = await git(cwd, ['diff', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', from, to]);
+  return parseRawDiff(out);
+}
+
+/** One blob entry of a tree or of the index. */
+export interface BlobEntry {
+  readonly mode: string;
+  readonly sha: string;
+  readonly path: string;
+}
+
+/** Entries of the index (`git ls-files -s -z`), stage 0 only, optionally under path prefixes. */
+export async function indexEntries(cwd: string, prefixes: readonly string[] = []): Promise<BlobEntry[]> {
+  const out = await git(cwd, ['ls-files', '-s', '-z', '--', ...prefixes]);
+  const entries: BlobEntry[] = [];
+  for (const rec of out.toString('utf8').split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const [mode, sha, stage] = rec.slice(0, tab).split(' ');
+    if (stage !== '0') continue;
+    entries.push({ mode: mode!, sha: sha!, path: rec.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/** Blob entries of a commit's tree (`git ls-tree -r -z`), optionally under path prefixes. */
+export async function treeEntries(cwd: string, commit: string, prefixes: readonly string[] = []): Promise<BlobEntry[]> {
+  const out = await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...prefixes]);
+  const entries: BlobEntry[] = [];
+  for (const rec of out.toString('utf8').split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const [mode, type, sha] = rec.slice(0, tab).split(' ');
+    if (type !== 'blob' && type !== 'commit') continue;
+    entries.push({ mode: mode!, sha: sha!, path: rec.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/**
+ * Reads many objects with one `git cat-file --batch` process (pitfalls.md #5).
+ * Keys are object names (shas or `<rev>:<path>` without newlines); missing objects map to null.
+ */
+export function readObjects(cwd: string, names: readonly string[]): Promise<Map<string, Buffer | null>> {
+  const result = new Map<string, Buffer | null>();
+  const unique = [...new Set(names)];
+  if (unique.length === 0) return Promise.resolve(result);
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new GitError(['cat-file', '--batch'], code ?? -1, stderr));
+        return;
+      }
+      const out = Buffer.concat(chunks);
+      let pos = 0;
+      for (const name of unique) {
+        const nl = out.indexOf(10, pos);
+        if (nl === -1) break;
+        const header = out.subarray(pos, nl).toString('utf8');
+        pos = nl + 1;
+        if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+          result.set(name, null);
+          continue;
+        }
+        const size = Number(header.slice(header.lastIndexOf(' ') + 1));
+        result.set(name, out.subarray(pos, pos + size));
+        pos += size + 1;
+      }
+      resolve(result);
+    });
+    child.stdin.end(`${unique.join('\n')}\n`);
+  });
+}
+
+/** `git config user.email`, or null when unset. */
+export async function userEmail(cwd: string): Promise<string | null> {
+  const r = await runGit(cwd, ['config', 'user.email']);
+  const v = r.stdout.toString('utf8').trim();
+  return r.code === 0 && v ? v : null;
+}
+
+/** The git directory (absolute), or null. */
+export async function gitDir(cwd: string): Promise<string | null> {
+  const r = await runGit(cwd, ['rev-parse', '--absolute-git-dir']);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+const PASS_THROUGH = ['GIT_INDEX_FILE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE', 'GIT_TERMINAL_PROMPT'];
+
+/** A simple-git client for non-hot operations, with git's own environment passed through. */
+export function gitClient(baseDir: string): SimpleGit {
+  return simpleGit({ baseDir, allowEnvironment: PASS_THROUGH }).env({ ...process.env, GIT_TERMINAL_PROMPT: '0' });
+}

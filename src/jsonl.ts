@@ -1,0 +1,72 @@
+/** Pure JSONL splitting and parsing. Keeps each line's raw text so writers can preserve it byte for byte. */
+
+export interface RawLine {
+  /** 1-based line number in the file. */
+  readonly line: number;
+  /** The line's content without its terminator (and without a leading BOM on line 1). */
+  readonly text: string;
+  /** The terminator as found: `\n`, `\r\n`, or `` for a last line without one. */
+  readonly eol: string;
+}
+
+export type ParsedLine =
+  | { readonly kind: 'blank'; readonly raw: RawLine }
+  | { readonly kind: 'json'; readonly raw: RawLine; readonly value: unknown }
+  | { readonly kind: 'invalid'; readonly raw: RawLine; readonly reason: string };
+
+const BOM = '\uFEFF';
+
+/** Splits text into lines, remembering each terminator; a UTF-8 BOM at the start is dropped. */
+export function splitLines(text: string): RawLine[] {
+  const source = text.startsWith(BOM) ? text.slice(1) : text;
+  const lines: RawLine[] = [];
+  let start = 0;
+  let lineNo = 1;
+  while (start < source.length) {
+    const nl = source.indexOf('\n', start);
+    if (nl === -1) {
+      lines.push({ line: lineNo, text: source.slice(start), eol: '' });
+      break;
+    }
+    const crlf = nl > start && source.charCodeAt(nl - 1) === 13;
+    lines.push({ line: lineNo, text: source.slice(start, crlf ? nl - 1 : nl), eol: crlf ? '\r\n' : '\n' });
+    start = nl + 1;
+    lineNo += 1;
+  }
+  return lines;
+}
+
+/** Parses one raw line; never throws. */
+export function parseLine(raw: RawLine): ParsedLine {
+  if (raw.text.trim() === '') return { kind: 'blank', raw };
+  try {
+    return { kind: 'json', raw, value: JSON.parse(raw.text) as unknown };
+  } catch (error) {
+    return { kind: 'invalid', raw, reason: jsonErrorReason(error) };
+  }
+}
+
+export function parseJsonl(text: string): ParsedLine[] {
+  return splitLines(text).map(parseLine);
+}
+
+/** A short reason for a JSON.parse failure, without V8's position noise duplicated. */
+export function jsonErrorReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `invalid JSON: ${message}`;
+}
+
+/** Joins lines back; the output ends with a newline unless it is empty. */
+export function joinLines(lines: readonly { text: string; eol: string }[]): string {
+  let out = '';
+  for (let i = 0; i < lines.length; i += 1) {
+    const l = lines[i]!;
+    out += l.text + (l.eol === '' && i < lines.length - 1 ? '\n' : l.eol);
+  }
+  if (out !== '' && !out.endsWith('\n')) out += '\n';
+  return out;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

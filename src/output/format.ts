@@ -1,0 +1,39 @@
+/** Output format selection shared by every command (`--format`, `--json`). */
+import type { Diagnostic } from '../diagnostics.js';
+import { UsageError } from '../exit-codes.js';
+import { formatJson } from './json.js';
+import { formatStylish } from './stylish.js';
+import type { Paint } from './paint.js';
+
+export type Format = 'stylish' | 'json' | 'sarif' | 'github';
+
+export function parseFormat(value: string | undefined, json: boolean | undefined, allowed: readonly Format[]): Format {
+  if (json) return 'json';
+  const f = (value ?? 'stylish') as Format;
+  if (!allowed.includes(f)) throw new UsageError(`--format must be one of ${allowed.join(', ')} (got "${value}")`);
+  return f;
+}
+
+export interface FormatContext {
+  paint: Paint;
+  /** Tool name and version for SARIF. */
+  toolVersion?: string;
+}
+
+/** Renders diagnostics in a format. SARIF and GitHub renderers are loaded only when asked for. */
+export async function formatDiagnostics(diagnostics: readonly Diagnostic[], format: Format, ctx: FormatContext): Promise<string> {
+  switch (format) {
+    case 'json':
+      return formatJson(diagnostics);
+    case 'sarif': {
+      const { formatSarif } = await import('./sarif.js');
+      return formatSarif(diagnostics, ctx.toolVersion ?? '0.0.0');
+    }
+    case 'github': {
+      const { formatGithub } = await import('./github.js');
+      return formatGithub(diagnostics);
+    }
+    default:
+      return formatStylish(diagnostics, ctx.paint);
+  }
+}

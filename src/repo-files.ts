@@ -1,0 +1,108 @@
+/**
+ * Where repository content comes from: the working tree, the index (staged content), or a
+ * commit. Commands that must judge "what will be committed" (hooks) or "what was pushed"
+ * (pre-push, CI ranges) read through this interface instead of the file system.
+ */
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { indexEntries, readObjects, treeEntries, type BlobEntry } from './git.js';
+import { isNotFound } from './fs/atomic.js';
+import { compareStrings } from './diagnostics.js';
+
+export interface RepoFiles {
+  /** `worktree`, `index` or `commit:<sha>` — for messages. */
+  readonly label: string;
+  /** Regular files and symlinks under a folder (repository-relative, `/`-separated), sorted. */
+  list(dir: string): Promise<string[]>;
+  /** A file's bytes (a symlink's link text), or null when absent. */
+  read(file: string): Promise<Buffer | null>;
+  /** Optional batching hint: load these files in one go before reading them one by one. */
+  prefetch?(files: readonly string[]): Promise<void>;
+}
+
+/** The working tree under `root`. */
+export function worktreeFiles(root: string): RepoFiles {
+  return {
+    label: 'worktree',
+    async list(dir) {
+      const out: string[] = [];
+      async function walk(rel: string): Promise<void> {
+        let entries;
+        try {
+          entries = await readdir(path.join(root, rel), { withFileTypes: true });
+        } catch (error) {
+          if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return;
+          throw error;
+        }
+        for (const e of entries) {
+          const child = rel ? `${rel}/${e.name}` : e.name;
+          if (e.isDirectory()) await walk(child);
+          else if (e.isFile() || e.isSymbolicLink()) out.push(child);
+        }
+      }
+      await walk(dir.replace(/\/+$/, ''));
+      return out.sort(compareStrings);
+    },
+    async read(file) {
+      const abs = path.join(root, file);
+      try {
+        const st = await lstat(abs);
+        if (st.isSymbolicLink()) return Buffer.from(await readlink(abs), 'utf8');
+        if (!st.isFile()) return null;
+        return await readFile(abs);
+      } catch (error) {
+        if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/** Reads many files at once: blob-backed sources fetch them with one cat-file process. */
+export async function readMany(source: RepoFiles, files: readonly string[]): Promise<Map<string, Buffer | null>> {
+  if (source.prefetch) await source.prefetch(files);
+  const out = new Map<string, Buffer | null>();
+  for (const f of files) out.set(f, await source.read(f));
+  return out;
+}
+
+function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>): RepoFiles {
+  const cache = new Map<string, Buffer | null>();
+  let byPath: Map<string, BlobEntry> | null = null;
+  const entries = async (): Promise<Map<string, BlobEntry>> => {
+    // Submodules (mode 160000) are not files of this repository.
+    byPath ??= new Map((await load()).filter((e) => e.mode !== '160000').map((e) => [e.path, e]));
+    return byPath;
+  };
+  const prefetch = async (files: readonly string[]): Promise<void> => {
+    const map = await entries();
+    const wanted = files.filter((f) => !cache.has(f));
+    const objects = await readObjects(root, wanted.flatMap((f) => (map.has(f) ? [map.get(f)!.sha] : [])));
+    for (const f of wanted) {
+      const e = map.get(f);
+      cache.set(f, e ? (objects.get(e.sha) ?? null) : null);
+    }
+  };
+  return {
+    label,
+    async list(dir) {
+      const prefix = `${dir.replace(/\/+$/, '')}/`;
+      return [...(await entries()).keys()].filter((p) => p.startsWith(prefix)).sort(compareStrings);
+    },
+    async read(file) {
+      if (!cache.has(file)) await prefetch([file]);
+      return cache.get(file) ?? null;
+    },
+    prefetch,
+  };
+}
+
+/** The index: what `git commit` will record (honours GIT_INDEX_FILE). */
+export function indexFiles(root: string): RepoFiles {
+  return gitSource(root, 'index', () => indexEntries(root));
+}
+
+/** The tree of a commit. */
+export function commitFiles(root: string, commit: string): RepoFiles {
+  return gitSource(root, `commit:${commit.slice(0, 12)}`, () => treeEntries(root, commit));
+}

@@ -1,0 +1,109 @@
+/**
+ * `findings validate`: one dispatcher over every file format. Each format's rules live with
+ * their owner (registry, compiler, review ledger); this module only finds the files, reads them
+ * once, and routes them by kind. The same function runs on the working tree, the index
+ * (pre-commit) and a commit (pre-push, CI).
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { Layout } from '../layout.js';
+import type { RepoFiles } from '../repo-files.js';
+import { readMany } from '../repo-files.js';
+
+export type TargetKind = 'registry' | 'artifact' | 'constraint-index' | 'review-ledger' | 'task' | 'roles';
+
+export interface ValidateTarget {
+  readonly kind: TargetKind;
+  /** Display path (repository-relative when inside the root). */
+  readonly file: string;
+  readonly text: string;
+}
+
+export interface ValidateContext {
+  /** Repository root (absolute). */
+  readonly root: string;
+  /** Where the content comes from; validators read cross-references (e.g. registry ids) through it. */
+  readonly files: RepoFiles;
+  /** The commit whose history vouches for ledger authorship (roles checks); null for the working tree or index. */
+  readonly commit: string | null;
+}
+
+export type Validator = (targets: readonly ValidateTarget[], ctx: ValidateContext) => Promise<Diagnostic[]>;
+
+/** The explicit, ordered list of validators, each loaded on demand. */
+const VALIDATORS: Record<TargetKind, () => Promise<Validator>> = {
+  registry: async () => (await import('../registry/validate.js')).validateRegistryTargets,
+  artifact: async () => (await import('../../compiler/validate-artifacts.js')).validateArtifactTargets,
+  'constraint-index': async () => (await import('../../compiler/validate-index.js')).validateIndexTargets,
+  'review-ledger': async () => (await import('../review/validate.js')).validateLedgerTargets,
+  task: async () => (await import('../review/validate.js')).validateTaskTargets,
+  roles: async () => (await import('../review/validate.js')).validateRolesTargets,
+};
+
+export const KIND_ORDER: readonly TargetKind[] = ['registry', 'artifact', 'constraint-index', 'review-ledger', 'task', 'roles'];
+
+/** Classifies a path by name; null when validate has no rules for it. Pure. */
+export function classifyPath(file: string): TargetKind | null {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dir = file.slice(0, file.lastIndexOf('/') + 1);
+  if (base === 'index.json' && dir.endsWith('constraints/')) return 'constraint-index';
+  if (base === 'roles.json') return 'roles';
+  if (dir.endsWith('tasks/') && base.endsWith('.json')) return 'task';
+  if (dir.endsWith('reviews/') && base.endsWith('.jsonl')) return 'review-ledger';
+  if (base === 'candidates.jsonl') return null;
+  if (base.endsWith('.jsonl')) return 'registry';
+  if (dir.endsWith('findings/') && base.endsWith('.md')) return 'artifact';
+  if (base === 'index.json') return 'constraint-index';
+  if (base.endsWith('.md')) return 'artifact';
+  return null;
+}
+
+/** Every file of the repository's layout that validate checks by default, sorted. */
+export async function defaultTargets(files: RepoFiles): Promise<string[]> {
+  const [findings, constraints, reviews, tasks, agents] = await Promise.all([
+    files.list(Layout.findingsDir),
+    files.list(Layout.constraintsDir),
+    files.list(Layout.reviewsDir),
+    files.list(Layout.tasksDir),
+    files.list(Layout.agentsDir),
+  ]);
+  const wanted = new Set<string>();
+  for (const f of findings) {
+    if (f === Layout.registry) wanted.add(f);
+    else if (/^\.agents\/findings\/[^/]+\.md$/.test(f)) wanted.add(f);
+  }
+  if (constraints.includes(Layout.constraintIndex)) wanted.add(Layout.constraintIndex);
+  for (const f of reviews) if (/^\.agents\/reviews\/[^/]+\.jsonl$/.test(f)) wanted.add(f);
+  for (const f of tasks) if (/^\.agents\/tasks\/[^/]+\.json$/.test(f)) wanted.add(f);
+  if (agents.includes(Layout.roles)) wanted.add(Layout.roles);
+  return [...wanted].sort();
+}
+
+/** Reads the given repository files and validates them by kind. Missing files are skipped. */
+export async function validateFiles(paths: readonly string[], ctx: ValidateContext): Promise<Diagnostic[]> {
+  const contents = await readMany(ctx.files, paths);
+  const targets: ValidateTarget[] = [];
+  for (const file of paths) {
+    const kind = classifyPath(file);
+    const data = contents.get(file);
+    if (kind === null || data === null || data === undefined) continue;
+    targets.push({ kind, file, text: data.toString('utf8') });
+  }
+  return validateTargets(targets, ctx);
+}
+
+/** Routes already-read targets to their validators. */
+export async function validateTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const kind of KIND_ORDER) {
+    const mine = targets.filter((t) => t.kind === kind);
+    if (mine.length === 0) continue;
+    const validator = await VALIDATORS[kind]();
+    out.push(...(await validator(mine, ctx)));
+  }
+  return out;
+}
+
+/** Validates the whole layout of a file source. */
+export async function validateRepository(ctx: ValidateContext): Promise<Diagnostic[]> {
+  return validateFiles(await defaultTargets(ctx.files), ctx);
+}
