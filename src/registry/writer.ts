@@ -1,0 +1,281 @@
+/**
+ * The one registry writer (ARCHITECTURE.md, "Files in a user's repository"): `add`, `cite`,
+ * `retire`, recurrence promotion, TTL retirement and `pull` all go through `updateRegistry`.
+ *
+ * Contract (finding-registry.md, "Atomic Update Rule"): read the current file, merge or append
+ * in memory, write the full result to a temp file under `.agents/findings/`, rename over the live
+ * file — under `.agents/findings/registry.lock`, removed on every exit path.
+ */
+import path from 'node:path';
+import { isoSeconds } from '../clock.js';
+import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { UsageError } from '../exit-codes.js';
+import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import { isPlainObject } from '../jsonl.js';
+import { Layout, SAFE_ID } from '../layout.js';
+import { resolveInsideRoot } from '../paths.js';
+import { validate } from '../schema.js';
+import type { RegistryEntry } from '../types.js';
+import { MutableRegistry, type RegistryDocument } from './document.js';
+import { normalizeDedupKey, parseDedupKey } from './normalize.js';
+
+export type { RegistryDocument } from './document.js';
+export { serializeEntry } from './document.js';
+
+function registryPaths(root: string): { file: string; lock: string } {
+  const file = resolveInsideRoot(root, Layout.registry);
+  if ('problem' in file) throw new UsageError(`${Layout.registry} ${file.problem}`);
+  const lock = resolveInsideRoot(root, Layout.registryLock);
+  if ('problem' in lock) throw new UsageError(`${Layout.registryLock} ${lock.problem}`);
+  return { file: file.abs, lock: lock.abs };
+}
+
+/**
+ * Takes the registry lock, reads the registry, runs `mutate`, and writes atomically only when
+ * the bytes change. If `mutate` throws, nothing is written and the lock is still released.
+ */
+export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocument) => T | Promise<T>): Promise<{ result: T; changed: boolean }> {
+  const { file, lock } = registryPaths(root);
+  return withLock(lock, async () => {
+    const current = await readIfExists(file);
+    const doc = new MutableRegistry(current === null ? '' : current.toString('utf8'));
+    const result = await mutate(doc);
+    const text = doc.text();
+    const changed = doc.dirty && (current === null || current.toString('utf8') !== text);
+    // write-file-atomic puts its temp file next to the target, i.e. in `.agents/findings/`.
+    if (changed) await writeFileAtomically(file, text);
+    return { result, changed };
+  });
+}
+
+/**
+ * Fills what the contract lets a writer fill (issue 2): `version: 1`, `dedup_key` from the
+ * normalization when absent, `hit_count: 0`, `last_cited: null`, `superseded_by: null`. Pure.
+ */
+export function fillEntry(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...input };
+  out['version'] ??= 1;
+  out['hit_count'] ??= 0;
+  if (!('last_cited' in out)) out['last_cited'] = null;
+  if (!('superseded_by' in out)) out['superseded_by'] = null;
+  const { category, pattern, applicable_when: when } = out;
+  if (out['dedup_key'] === undefined && typeof category === 'string' && typeof pattern === 'string' && Array.isArray(when) && when.every((w) => typeof w === 'string')) {
+    out['dedup_key'] = normalizeDedupKey(category, pattern, when as string[]);
+  }
+  return out;
+}
+
+const nonEmpty = (s: string | undefined): s is string => typeof s === 'string' && s.trim() !== '';
+
+/** The later of two ISO timestamps (either may be null). */
+function laterTimestamp(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+/**
+ * Merges an incoming observation into the existing line with the same dedup_key
+ * (finding-registry.md, "Write-Path Semantics"): keeps `id` and `date`; takes the newer non-empty
+ * `pattern`, `detection_question` and `checklist_item`; writes lifecycle fields (`status`,
+ * `superseded_by`, `ttl_days`, `confidence`) explicitly from the incoming record. Citation
+ * telemetry is never lost: `hit_count` is the larger and `last_cited` the later of the two. Pure.
+ */
+export function mergeEntry(existing: RegistryEntry, incoming: RegistryEntry): RegistryEntry {
+  return {
+    ...existing,
+    ...incoming,
+    id: existing.id,
+    date: existing.date,
+    pattern: nonEmpty(incoming.pattern) ? incoming.pattern : existing.pattern,
+    detection_question: nonEmpty(incoming.detection_question) ? incoming.detection_question : existing.detection_question,
+    checklist_item: nonEmpty(incoming.checklist_item) ? incoming.checklist_item : existing.checklist_item,
+    status: incoming.status ?? existing.status,
+    superseded_by: incoming.superseded_by ?? null,
+    ttl_days: incoming.ttl_days ?? existing.ttl_days,
+    confidence: nonEmpty(incoming.confidence) ? incoming.confidence : existing.confidence,
+    hit_count: Math.max(existing.hit_count ?? 0, incoming.hit_count ?? 0),
+    last_cited: laterTimestamp(existing.last_cited ?? null, incoming.last_cited ?? null),
+  };
+}
+
+/** Schema problems of a candidate entry (empty when it is a valid registry line). */
+export function entryProblems(value: unknown): string[] {
+  if (!isPlainObject(value)) return ['a registry entry must be a JSON object'];
+  return validate('finding-registry', value);
+}
+
+export interface AddOptions {
+  /** Display name of the input for diagnostics (default `<input>`). */
+  source?: string;
+}
+
+export interface AddResult {
+  diagnostics: Diagnostic[];
+  appended: string[];
+  updated: string[];
+  unchanged: string[];
+}
+
+function label(index: number, value: unknown): string {
+  const id = isPlainObject(value) && typeof value['id'] === 'string' ? ` (id "${value['id']}")` : '';
+  return `entry ${index + 1}${id}`;
+}
+
+/** Pure per-entry checks before touching the registry. */
+function checkInputs(inputs: readonly unknown[], source: string): { entries: RegistryEntry[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const entries: RegistryEntry[] = [];
+  inputs.forEach((input, i) => {
+    const where = label(i, input);
+    if (!isPlainObject(input)) {
+      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/schema', message: `${where}: a registry entry must be a JSON object` }));
+      return;
+    }
+    const filled = fillEntry(input);
+    const problems = entryProblems(filled);
+    for (const p of problems) diagnostics.push(diagnostic({ file: source, ruleId: 'registry/schema', message: `${where}: ${p}` }));
+    if (problems.length > 0) return;
+    const entry = filled as unknown as RegistryEntry;
+    // Ids become artifact file names (`.agents/findings/<id>.md`): refuse what could escape.
+    if (!SAFE_ID.test(entry.id)) {
+      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id must match ${SAFE_ID.source} (it becomes a file name)` }));
+      return;
+    }
+    diagnostics.push(...dedupKeyWarnings(entry, source, 0, `${where}: `));
+    entries.push(entry);
+  });
+  return { entries, diagnostics };
+}
+
+/** Warnings when a dedup_key's category or primary work shape disagrees with the entry's fields. */
+export function dedupKeyWarnings(entry: { dedup_key: string; category: string; applicable_when: readonly string[] }, file: string, line: number, prefix = ''): Diagnostic[] {
+  const parts = parseDedupKey(entry.dedup_key);
+  if (parts === null) {
+    return [diagnostic({ file, line, severity: 'warning', ruleId: 'registry/dedup-key-shape', message: `${prefix}dedup_key "${entry.dedup_key}" is not <category>|<pattern-slug>|<primary-applicable-when>` })];
+  }
+  const out: Diagnostic[] = [];
+  if (parts.category !== entry.category) {
+    out.push(diagnostic({ file, line, severity: 'warning', ruleId: 'registry/dedup-key-mismatch', message: `${prefix}dedup_key category "${parts.category}" differs from category "${entry.category}"` }));
+  }
+  const primary = entry.applicable_when[0] ?? '';
+  if (parts.primary !== primary) {
+    out.push(diagnostic({ file, line, severity: 'warning', ruleId: 'registry/dedup-key-mismatch', message: `${prefix}dedup_key work shape "${parts.primary}" differs from the primary applicable_when "${primary}"` }));
+  }
+  return out;
+}
+
+function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], source: string): AddResult {
+  const result: AddResult = { diagnostics: [], appended: [], updated: [], unchanged: [] };
+  const touched = new Map<string, 'appended' | 'updated' | 'unchanged'>();
+  const batchIds = new Set(entries.map((e) => e.id));
+  entries.forEach((entry, i) => {
+    const where = label(i, entry);
+    const existing = doc.byDedupKey(entry.dedup_key);
+    if (entry.status === 'superseded' && entry.superseded_by !== null && !doc.byId(entry.superseded_by) && !batchIds.has(entry.superseded_by)) {
+      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/superseded-by', message: `${where}: superseded_by "${entry.superseded_by}" names no registry entry` }));
+      return;
+    }
+    if (existing) {
+      const merged = mergeEntry(existing.entry, entry);
+      const id = merged.id;
+      const state = doc.replace(existing.line, merged) ? 'updated' : 'unchanged';
+      if (touched.get(id) !== 'appended' && touched.get(id) !== 'updated') touched.set(id, state);
+      return;
+    }
+    const clash = doc.byId(entry.id);
+    if (clash) {
+      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/duplicate-id', message: `${where}: id "${entry.id}" is already used by ${Layout.registry}:${clash.line} (dedup_key "${clash.entry.dedup_key}")` }));
+      return;
+    }
+    doc.append(entry);
+    touched.set(entry.id, 'appended');
+  });
+  for (const [id, state] of touched) result[state].push(id);
+  return result;
+}
+
+/**
+ * `findings add`: validates every input first; merges by dedup_key (new key → appended line,
+ * known key → that line updated in place). Any error → diagnostics and nothing written.
+ */
+export async function addEntries(root: string, inputs: readonly unknown[], options: AddOptions = {}): Promise<AddResult> {
+  const source = options.source ?? '<input>';
+  const checked = checkInputs(inputs, source);
+  if (checked.diagnostics.some((d) => d.severity === 'error')) {
+    return { diagnostics: checked.diagnostics, appended: [], updated: [], unchanged: [] };
+  }
+  const { result } = await updateRegistry(root, (doc) => {
+    const real = doc as MutableRegistry;
+    // Dry run on a copy so that an error in entry 7 leaves entries 1–6 unwritten too.
+    const trial = applyAdds(real.clone(), checked.entries, source);
+    if (trial.diagnostics.length > 0) return trial;
+    return applyAdds(real, checked.entries, source);
+  });
+  return { ...result, diagnostics: [...checked.diagnostics, ...result.diagnostics] };
+}
+
+export interface RetireChange {
+  id: string;
+  supersededBy?: string;
+}
+
+/** `findings retire`: status `retired`, or `superseded` + `superseded_by` (the replacement must exist). */
+export async function retireEntries(root: string, changes: readonly RetireChange[]): Promise<{ diagnostics: Diagnostic[] }> {
+  const { result } = await updateRegistry(root, (doc) => {
+    const diagnostics: Diagnostic[] = [];
+    const plan: { line: number; entry: RegistryEntry }[] = [];
+    for (const c of changes) {
+      const target = doc.byId(c.id);
+      if (!target) {
+        diagnostics.push(unknownId(c.id));
+        continue;
+      }
+      if (c.supersededBy !== undefined) {
+        if (c.supersededBy === c.id) {
+          diagnostics.push(diagnostic({ file: Layout.registry, ruleId: 'registry/superseded-by', message: `"${c.id}" cannot be superseded by itself` }));
+          continue;
+        }
+        if (!doc.byId(c.supersededBy)) {
+          diagnostics.push(diagnostic({ file: Layout.registry, ruleId: 'registry/superseded-by', message: `replacement "${c.supersededBy}" names no registry entry` }));
+          continue;
+        }
+      }
+      const entry: RegistryEntry =
+        c.supersededBy === undefined ? { ...target.entry, status: 'retired', superseded_by: null } : { ...target.entry, status: 'superseded', superseded_by: c.supersededBy };
+      plan.push({ line: target.line, entry });
+    }
+    if (diagnostics.length === 0) for (const p of plan) doc.replace(p.line, p.entry);
+    return diagnostics;
+  });
+  return { diagnostics: result };
+}
+
+function unknownId(id: string): Diagnostic {
+  return diagnostic({ file: Layout.registry, ruleId: 'registry/unknown-id', message: `unknown finding id "${id}"` });
+}
+
+/**
+ * `findings cite`: `hit_count + 1` and `last_cited = at` (ISO 8601 UTC) for each distinct id
+ * (finding-registry.md, "Lifecycle notes"). An unknown id → error, nothing written.
+ */
+export async function citeEntries(root: string, ids: readonly string[], at: Date): Promise<{ diagnostics: Diagnostic[] }> {
+  const stamp = isoSeconds(at);
+  const { result } = await updateRegistry(root, (doc) => {
+    const distinct = [...new Set(ids)];
+    const missing = distinct.filter((id) => !doc.byId(id));
+    if (missing.length > 0) return missing.map(unknownId);
+    for (const id of distinct) {
+      const target = doc.byId(id)!;
+      doc.replace(target.line, { ...target.entry, hit_count: target.entry.hit_count + 1, last_cited: stamp });
+    }
+    return [];
+  });
+  return { diagnostics: result };
+}
+
+/** Absolute path of the registry under `root` (for messages and tests). */
+export function registryFile(root: string): string {
+  return path.join(root, Layout.registry);
+}
