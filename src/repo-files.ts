@@ -18,12 +18,17 @@ export interface RepoFiles {
   read(file: string): Promise<Buffer | null>;
   /** Optional batching hint: load these files in one go before reading them one by one. */
   prefetch?(files: readonly string[]): Promise<void>;
+  /** The working tree's absolute root (worktree sources only), for symlink containment checks. */
+  readonly root?: string;
+  /** A file's git mode (`100644`, `100755`, `120000` = symlink), or null when absent (git sources only). */
+  mode?(file: string): Promise<string | null>;
 }
 
 /** The working tree under `root`. */
 export function worktreeFiles(root: string): RepoFiles {
   return {
     label: 'worktree',
+    root,
     async list(dir) {
       const out: string[] = [];
       async function walk(rel: string): Promise<void> {
@@ -94,6 +99,9 @@ function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>
       return cache.get(file) ?? null;
     },
     prefetch,
+    async mode(file) {
+      return (await entries()).get(file)?.mode ?? null;
+    },
   };
 }
 
