@@ -37,7 +37,7 @@ export interface ParsedRegistry {
  * Detects a leading YAML block (`---` … `---`), as in the agentops registry, so it is reported
  * once instead of line by line. Returns the number of lines it spans, or 0.
  */
-function leadingYamlBlock(lines: readonly RawLine[]): number {
+export function leadingYamlBlock(lines: readonly RawLine[]): number {
   if (lines[0]?.text.trim() !== '---') return 0;
   for (let i = 1; i < lines.length && i < 200; i += 1) {
     const t = lines[i]!.text.trim();

@@ -18,10 +18,12 @@ import { resolveInsideRoot } from '../paths.js';
 import { validate } from '../schema.js';
 import type { RegistryEntry } from '../types.js';
 import { MutableRegistry, type RegistryDocument } from './document.js';
-import { normalizeDedupKey, parseDedupKey } from './normalize.js';
+import { dedupKeyWarnings, schemaMessage } from './rules.js';
+import { normalizeDedupKey } from './normalize.js';
 
 export type { RegistryDocument } from './document.js';
 export { serializeEntry } from './document.js';
+export { dedupKeyWarnings } from './rules.js';
 
 function registryPaths(root: string): { file: string; lock: string } {
   const file = resolveInsideRoot(root, Layout.registry);
@@ -135,8 +137,10 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
     }
     const filled = fillEntry(input);
     const problems = entryProblems(filled);
-    for (const p of problems) diagnostics.push(diagnostic({ file: source, ruleId: 'registry/schema', message: `${where}: ${p}` }));
-    if (problems.length > 0) return;
+    if (problems.length > 0) {
+      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/schema', message: `${where}: ${schemaMessage(problems)}` }));
+      return;
+    }
     const entry = filled as unknown as RegistryEntry;
     // Ids become artifact file names (`.agents/findings/<id>.md`): refuse what could escape.
     if (!SAFE_ID.test(entry.id)) {
@@ -147,23 +151,6 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
     entries.push(entry);
   });
   return { entries, diagnostics };
-}
-
-/** Warnings when a dedup_key's category or primary work shape disagrees with the entry's fields. */
-export function dedupKeyWarnings(entry: { dedup_key: string; category: string; applicable_when: readonly string[] }, file: string, line: number, prefix = ''): Diagnostic[] {
-  const parts = parseDedupKey(entry.dedup_key);
-  if (parts === null) {
-    return [diagnostic({ file, line, severity: 'warning', ruleId: 'registry/dedup-key-shape', message: `${prefix}dedup_key "${entry.dedup_key}" is not <category>|<pattern-slug>|<primary-applicable-when>` })];
-  }
-  const out: Diagnostic[] = [];
-  if (parts.category !== entry.category) {
-    out.push(diagnostic({ file, line, severity: 'warning', ruleId: 'registry/dedup-key-mismatch', message: `${prefix}dedup_key category "${parts.category}" differs from category "${entry.category}"` }));
-  }
-  const primary = entry.applicable_when[0] ?? '';
-  if (parts.primary !== primary) {
-    out.push(diagnostic({ file, line, severity: 'warning', ruleId: 'registry/dedup-key-mismatch', message: `${prefix}dedup_key work shape "${parts.primary}" differs from the primary applicable_when "${primary}"` }));
-  }
-  return out;
 }
 
 function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], source: string): AddResult {
@@ -211,9 +198,17 @@ export async function addEntries(root: string, inputs: readonly unknown[], optio
     // Dry run on a copy so that an error in entry 7 leaves entries 1–6 unwritten too.
     const trial = applyAdds(real.clone(), checked.entries, source);
     if (trial.diagnostics.length > 0) return trial;
-    return applyAdds(real, checked.entries, source);
+    const done = applyAdds(real, checked.entries, source);
+    return { ...done, diagnostics: keptLineWarnings(doc) };
   });
   return { ...result, diagnostics: [...checked.diagnostics, ...result.diagnostics] };
+}
+
+/** Lines the writer could not parse stay where they are, byte for byte; say so once per line. */
+function keptLineWarnings(doc: RegistryDocument): Diagnostic[] {
+  return doc.problems
+    .filter((p) => p.kind !== 'yaml-block' || p.line === 1)
+    .map((p) => diagnostic({ file: Layout.registry, line: p.line, severity: 'warning', ruleId: 'registry/kept-line', message: `${p.reason}; line kept unchanged` }));
 }
 
 export interface RetireChange {
