@@ -63,7 +63,7 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
     let schemaOk = check(value);
     if (!schemaOk) {
       // `superseded_by` on a superseded line is reported by its own rule below, once.
-      const errors = (check.errors ?? []).filter((e) => !(superseded && e.instancePath === '/superseded_by'));
+      const errors = (check.errors ?? []).filter((e) => !(superseded && (e.instancePath === '/superseded_by' || e.keyword === 'if')));
       if (errors.length > 0) {
         out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/schema', message: schemaMessage(describeErrors(errors)) }));
       } else {
