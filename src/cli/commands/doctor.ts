@@ -1,8 +1,25 @@
-/** `findings doctor` — not implemented yet. */
+/** `findings doctor`: report what is missing or wrong in the set-up (issue 4); exit 1 when something is. */
+import { hasErrors } from '../../diagnostics.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
 
-export async function run(_args: string[], io: CliIo): Promise<ExitCode> {
-  io.stderr.write('findings doctor: not available yet\n');
-  return ExitCode.Usage;
+const FORMATS = ['stylish', 'json'] as const;
+
+export async function run(args: string[], io: CliIo): Promise<ExitCode> {
+  let exit: ExitCode = ExitCode.Ok;
+  const cmd = baseCommand('doctor', 'Report missing or broken hooks, core.hooksPath pointing nowhere, missing .gitattributes lines, and a stale constraint index.', io);
+  addRootOption(cmd);
+  addFormatOptions(cmd, FORMATS);
+  cmd.action(async (opts: CommonOptions) => {
+    const out = Output.from(io, opts, FORMATS);
+    const root = await resolveRoot(opts.root, io);
+    const { doctor } = await import('../../../hooks/doctor.js');
+    const diagnostics = await doctor(root);
+    await out.diagnostics(diagnostics);
+    if (diagnostics.length === 0) out.info('findings doctor: hooks, attributes and compiled outputs look right');
+    exit = hasErrors(diagnostics) ? ExitCode.Failed : ExitCode.Ok;
+  });
+  await parseArgs(cmd, args);
+  return exit;
 }

@@ -1,8 +1,46 @@
-/** `findings hook` — not implemented yet. */
+/** `findings hook pre-commit|pre-push`: what the one-line husky hook files call (issue 4). */
 import { ExitCode } from '../../exit-codes.js';
-import type { CliIo } from '../io.js';
+import type { HookOutcome } from '../../../hooks/outcome.js';
+import { readStdin, type CliIo } from '../io.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, subCommand, type CommonOptions } from '../options.js';
 
-export async function run(_args: string[], io: CliIo): Promise<ExitCode> {
-  io.stderr.write('findings hook: not available yet\n');
-  return ExitCode.Usage;
+const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+
+export async function run(args: string[], io: CliIo): Promise<ExitCode> {
+  let exit: ExitCode = ExitCode.Ok;
+  const cmd = baseCommand('hook', 'Run a git hook: pre-commit or pre-push.', io);
+  const report = async (out: Output, outcome: HookOutcome): Promise<void> => {
+    await out.diagnostics(outcome.diagnostics);
+    for (const line of outcome.lines) out.info(line);
+    exit = outcome.blocked ? ExitCode.Failed : ExitCode.Ok;
+  };
+
+  const preCommitCmd = subCommand(cmd, 'pre-commit', 'validate staged finding files, apply constraints to staged content, check compiled outputs', io);
+  addRootOption(preCommitCmd);
+  addFormatOptions(preCommitCmd, FORMATS);
+  preCommitCmd.action(async (opts: CommonOptions) => {
+    const out = Output.from(io, opts, FORMATS);
+    const root = await resolveRoot(opts.root, io);
+    const { preCommit } = await import('../../../hooks/pre-commit.js');
+    await report(out, await preCommit(root, io.env));
+  });
+
+  const prePushCmd = subCommand(cmd, 'pre-push', "check each pushed range (git's pre-push lines on stdin)", io)
+    .argument('[remote]', 'remote name (git passes it)')
+    .argument('[url]', 'remote URL (git passes it)');
+  addRootOption(prePushCmd);
+  addFormatOptions(prePushCmd, FORMATS);
+  prePushCmd.action(async (remote: string | undefined, _url: string | undefined, opts: CommonOptions) => {
+    const out = Output.from(io, opts, FORMATS);
+    const root = await resolveRoot(opts.root, io);
+    const { prePush } = await import('../../../hooks/pre-push.js');
+    await report(out, await prePush(root, io.env, remote ?? 'origin', await readStdin(io)));
+  });
+
+  await parseArgs(cmd, args);
+  if (args.length === 0) {
+    io.stderr.write(cmd.helpInformation());
+    return ExitCode.Usage;
+  }
+  return exit;
 }

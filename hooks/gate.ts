@@ -1,0 +1,149 @@
+/**
+ * The constraint gate: applies a constraint index to a set of files. Pure — files come in as
+ * text, diagnostics go out as values (finding-compiler.md, "Gate semantics"):
+ * shadow/warn hits and evaluation errors warn; active/block hits and evaluation errors block
+ * (fail closed). Every constraint diagnostic ends with `findings explain <id>`.
+ */
+import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
+import { compileAppliesTo } from '../src/match/applies.js';
+import { compileDetector, evaluate, type Matcher } from '../src/match/detector.js';
+import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
+
+/** One file to judge: its path, its text, and (for change-scoped checks) the lines the change adds. */
+export interface CheckedFile {
+  readonly path: string;
+  readonly text: string;
+  /** Lines added by the change; undefined means the whole file counts (no base to compare with). */
+  readonly added?: ReadonlySet<number> | undefined;
+}
+
+export interface GateOptions {
+  /** Per constraint × file time budget (config `match_budget_ms`). */
+  readonly budgetMs: number;
+  /** Constraint ids to skip (FINDINGS_SKIP=id1,id2). */
+  readonly skip: ReadonlySet<string>;
+  /** The whole-check bypass to mention, e.g. `git commit --no-verify`; null outside hooks. */
+  readonly bypass: string | null;
+  /** Path and text of the index, to point evaluation errors at the entry's line. */
+  readonly indexFile: string;
+  readonly indexText: string;
+}
+
+/** The constraints the gate applies: non-retired and not skipped, sorted by id. */
+export function applicableConstraints(index: ConstraintIndex, skip: ReadonlySet<string>): ConstraintEntry[] {
+  return index.constraints.filter((c) => c.status !== 'retired' && !skip.has(c.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** True when a hit of this constraint blocks (fail closed if status and mode disagree). */
+export function blocks(c: ConstraintEntry): boolean {
+  return c.status === 'active' || c.enforcement_mode === 'block';
+}
+
+/** The rule id of a constraint's diagnostics (ARCHITECTURE.md: `constraint/<constraint-id>`). */
+export const constraintRuleId = (id: string): string => `constraint/${id}`;
+
+/** Notes under every constraint diagnostic: checklist item, bypass, and the explain pointer (last). */
+export function constraintNotes(c: ConstraintEntry, bypass: string | null): string[] {
+  const notes: string[] = [];
+  if (c.checklist_item) notes.push(`checklist: ${c.checklist_item}`);
+  notes.push(blocks(c) ? 'active constraint: this blocks' : 'shadow constraint: reported only, never blocks');
+  const skipOne = `FINDINGS_SKIP=${c.id}`;
+  notes.push(bypass ? `bypass: ${bypass} (skips every check), or ${skipOne} (skips this constraint)` : `bypass: ${skipOne} (skips this constraint)`);
+  notes.push(`findings explain ${c.id}`);
+  return notes;
+}
+
+/** 1-based line of an entry's `"id": "<id>"` in the index text (1 when not found). */
+function entryLine(indexText: string, id: string): number {
+  const at = indexText.indexOf(`"id": ${JSON.stringify(id)}`);
+  if (at === -1) return 1;
+  let line = 1;
+  for (let i = indexText.indexOf('\n'); i !== -1 && i < at; i = indexText.indexOf('\n', i + 1)) line += 1;
+  return line;
+}
+
+interface Prepared {
+  readonly entry: ConstraintEntry;
+  readonly test: ((p: string) => boolean) | null;
+  readonly matcher: Matcher | null;
+  readonly problem: string | null;
+  readonly addedOnly: boolean;
+}
+
+function prepare(c: ConstraintEntry): Prepared {
+  const filter = compileAppliesTo(c.applies_to);
+  const compiled = compileDetector(c.detector);
+  return {
+    entry: c,
+    test: filter.ok ? filter.test : null,
+    matcher: compiled.ok ? compiled.matcher : null,
+    problem: !filter.ok ? filter.problem : !compiled.ok ? compiled.problem : null,
+    addedOnly: c.applies_to.scope === 'added-lines',
+  };
+}
+
+function snippet(match: string): string {
+  const oneLine = match.replace(/\s+/g, ' ').trim();
+  return oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine;
+}
+
+/**
+ * Files under `.agents/` are the findings layer itself: artifacts quote the bad pattern and
+ * constraint fixtures are positive examples by design, so the gate never judges them. Pure.
+ */
+export function isGateExempt(path: string): boolean {
+  return path.startsWith('.agents/');
+}
+
+/** Applies the index to the files and returns the sorted diagnostics. */
+export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const files = allFiles.filter((f) => !isGateExempt(f.path));
+  const prepared = applicableConstraints(index, options.skip).map(prepare);
+  for (const p of prepared) {
+    const c = p.entry;
+    const severity = blocks(c) ? 'error' : 'warning';
+    const notes = constraintNotes(c, options.bypass);
+    const evaluationError = (file: string, line: number, why: string): Diagnostic =>
+      diagnostic({ file, line, severity, ruleId: constraintRuleId(c.id), message: `constraint "${c.id}" (${c.title}) could not be evaluated: ${why}`, notes });
+    if (p.test === null) {
+      // The glob itself is broken: we cannot tell which files it covers, so it fails closed whenever anything is checked.
+      if (files.length > 0) out.push(evaluationError(options.indexFile, entryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
+      continue;
+    }
+    const mine = files.filter((f) => p.test!(f.path));
+    if (mine.length === 0) continue;
+    if (p.matcher === null) {
+      out.push(evaluationError(options.indexFile, entryLine(options.indexText, c.id), p.problem ?? 'bad detector'));
+      continue;
+    }
+    for (const f of mine) {
+      const result = evaluate(p.matcher, f.text, { budgetMs: options.budgetMs });
+      if (result.error) {
+        out.push(evaluationError(f.path, 0, result.error));
+        continue;
+      }
+      for (const hit of result.hits) {
+        if (p.addedOnly && f.added !== undefined && !f.added.has(hit.line)) continue;
+        const what = p.matcher.mode === 'must_contain' ? 'required pattern is missing' : `matched "${snippet(hit.match)}"`;
+        const detail = c.detector.message ? `${c.detector.message}; ${what}` : what;
+        out.push(diagnostic({ file: f.path, line: hit.line, column: hit.column, severity, ruleId: constraintRuleId(c.id), message: `${c.title} (${detail})`, notes }));
+      }
+    }
+  }
+  return sortDiagnostics(out);
+}
+
+/** True when any applicable constraint is change-scoped (so added lines are worth computing). */
+export function needsAddedLines(index: ConstraintIndex, skip: ReadonlySet<string>): boolean {
+  return applicableConstraints(index, skip).some((c) => c.applies_to.scope === 'added-lines');
+}
+
+/** Paths an added-lines constraint covers (to limit the patch to them). */
+export function addedLinePaths(index: ConstraintIndex, skip: ReadonlySet<string>, paths: readonly string[]): string[] {
+  const tests = applicableConstraints(index, skip)
+    .filter((c) => c.applies_to.scope === 'added-lines')
+    .map((c) => compileAppliesTo(c.applies_to))
+    .flatMap((f) => (f.ok ? [f.test] : []));
+  return paths.filter((p) => tests.some((t) => t(p)));
+}

@@ -1,0 +1,86 @@
+/**
+ * `findings hook pre-commit` (issue 4), on staged content only and in this order:
+ *  1–2. staged registry, artifacts and constraint index: the `findings validate` rules on their
+ *       staged versions (errors block);
+ *  3.   the constraint gate over the staged files;
+ *  4.   when a finding source is staged: compiled outputs in the index must equal what compiling
+ *       the staged sources gives.
+ * It only reads (git diff, cat-file): the working tree and the index are never modified.
+ */
+import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
+import { operationInProgress } from '../src/git-hooks.js';
+import { Layout } from '../src/layout.js';
+import { indexFiles } from '../src/repo-files.js';
+import { checkConstraints, parseSkip } from './check.js';
+import { collect } from './sources.js';
+import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
+import { downgrade, finish, type HookOutcome } from './outcome.js';
+
+const ARTIFACT = /^\.agents\/findings\/[^/]+\.md$/;
+
+/** Staged paths that `findings validate` has rules for in steps 1–2. Pure. */
+export function validationPaths(changed: readonly string[]): string[] {
+  return changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex).sort();
+}
+
+/** True for the inputs of compilation (finding-compiler.md "Promotion"): the findings folder and constraint fixtures. Pure. */
+export function isFindingSource(p: string): boolean {
+  return p.startsWith(`${Layout.findingsDir}/`) || p.startsWith(`${Layout.fixturesDir}/`);
+}
+
+export const COMMIT_BYPASS = 'git commit --no-verify';
+
+export async function preCommit(root: string, env: NodeJS.ProcessEnv): Promise<HookOutcome> {
+  const skip = parseSkip(env);
+  if (skip.all || env['HUSKY'] === '0') {
+    return { diagnostics: [], lines: [`findings: pre-commit checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
+  }
+  const [collected, operation] = await Promise.all([collect(root, { kind: 'staged' }), operationInProgress(root)]);
+  const diagnostics: Diagnostic[] = [];
+  const lines: string[] = [];
+
+  const toValidate = validationPaths(collected.changedPaths);
+  if (toValidate.length > 0) {
+    const { validateFiles } = await import('../src/validate/index.js');
+    diagnostics.push(...(await validateFiles(toValidate, { root, files: indexFiles(root), commit: null })));
+  }
+
+  const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass: COMMIT_BYPASS, collected });
+  if (check.status === 'no-index') lines.push('findings: no constraint index staged (.agents/constraints/index.json); no constraints to check');
+  else if (check.status === 'invalid-index' && toValidate.includes(Layout.constraintIndex) && diagnostics.some((d) => d.file === Layout.constraintIndex)) {
+    // Step 2 already reported the staged index; do not say it twice.
+  } else diagnostics.push(...check.diagnostics);
+  if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
+
+  if ([...collected.changedPaths, ...collected.deletedPaths].some(isFindingSource)) {
+    diagnostics.push(...(await driftDiagnostics(root)));
+  }
+
+  if (operation !== null) {
+    lines.push(`findings: a ${operation} is in progress: problems are reported as warnings and do not block`);
+    return finish(downgrade(diagnostics), lines);
+  }
+  return finish(diagnostics, lines);
+}
+
+/** Step 4: compiled outputs in the index versus compiling the staged sources. */
+async function driftDiagnostics(root: string): Promise<Diagnostic[]> {
+  const result = await compiledDrift(indexFiles(root));
+  const notes = [`fix: ${FIX_COMMAND}`, `bypass: ${COMMIT_BYPASS}`];
+  return [
+    ...result.diagnostics,
+    ...result.drift.map((d) =>
+      diagnostic({
+        file: d.path,
+        ruleId: 'compile/drift',
+        message:
+          d.kind === 'missing'
+            ? 'compiled output is missing from the index: compiling the staged sources writes it'
+            : d.kind === 'stale'
+              ? 'compiled output in the index differs from what compiling the staged sources gives'
+              : 'compiled output in the index has no source any more',
+        notes,
+      }),
+    ),
+  ];
+}

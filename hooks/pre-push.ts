@@ -1,0 +1,87 @@
+/**
+ * `findings hook pre-push [remote] [url]` (issue 4): git writes one line per pushed ref on
+ * standard input (`<local ref> <local sha> <remote ref> <remote sha>`, githooks(5)). For each:
+ * deletions are skipped; the constraint gate runs over the files changed in the pushed range
+ * (a new branch is compared with the remote's default branch, or failing that all its files are
+ * checked); the compiled outputs must be current at the pushed commit; and the review-ledger
+ * gate (issue 5) has its say.
+ */
+import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
+import { mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.js';
+import { NULL_SHA, treeEntries } from '../src/git.js';
+import { Layout } from '../src/layout.js';
+import { commitFiles } from '../src/repo-files.js';
+import { checkConstraints, parseSkip } from './check.js';
+import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
+import { finish, type HookOutcome } from './outcome.js';
+import type { CheckMode } from './sources.js';
+
+export interface PushUpdate {
+  readonly localRef: string;
+  readonly localSha: string;
+  readonly remoteRef: string;
+  readonly remoteSha: string;
+}
+
+/** Parses git's pre-push standard input; malformed lines are ignored. Pure. */
+export function parsePushLines(text: string): PushUpdate[] {
+  const out: PushUpdate[] = [];
+  for (const line of text.split('\n')) {
+    const parts = line.trim().split(/\s+/);
+    if (parts.length !== 4) continue;
+    const [localRef, localSha, remoteRef, remoteSha] = parts as [string, string, string, string];
+    if (!/^[0-9a-f]{40,64}$/.test(localSha) || !/^[0-9a-f]{40,64}$/.test(remoteSha)) continue;
+    out.push({ localRef, localSha, remoteRef, remoteSha });
+  }
+  return out;
+}
+
+export const PUSH_BYPASS = 'git push --no-verify';
+
+const isNull = (sha: string): boolean => /^0+$/.test(sha) || sha === NULL_SHA;
+
+/** Which files a pushed ref is judged by (range, or the whole tree for a base-less new branch). */
+export async function pushMode(root: string, remote: string, u: PushUpdate): Promise<CheckMode> {
+  if (!isNull(u.remoteSha) && (await objectExists(root, u.remoteSha))) return { kind: 'range', from: u.remoteSha, to: u.localSha };
+  const def = await remoteDefaultBranch(root, remote);
+  const base = def === null ? null : await mergeBase(root, def, u.localSha);
+  return base === null ? { kind: 'tree', commit: u.localSha } : { kind: 'range', from: base, to: u.localSha };
+}
+
+export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: string, stdinText: string): Promise<HookOutcome> {
+  const skip = parseSkip(env);
+  if (skip.all || env['HUSKY'] === '0') {
+    return { diagnostics: [], lines: [`findings: pre-push checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const lines: string[] = [];
+  const done = new Set<string>();
+  for (const u of parsePushLines(stdinText)) {
+    if (isNull(u.localSha)) continue; // a deletion pushes no content
+    const key = `${u.localSha} ${u.localRef}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    const mode = await pushMode(root, remote, u);
+    const check = await checkConstraints(root, mode, { skip: skip.ids, bypass: PUSH_BYPASS });
+    if (check.status === 'no-index') lines.push(`findings: ${u.localRef}: no constraint index at ${u.localSha.slice(0, 12)}; no constraints to check`);
+    diagnostics.push(...check.diagnostics);
+    diagnostics.push(...(await driftAt(root, u.localSha)));
+    const { reviewPushGate } = await import('../src/review/gate.js');
+    diagnostics.push(...(await reviewPushGate({ root, commit: u.localSha, localRef: u.localRef })));
+  }
+  return finish(diagnostics, lines);
+}
+
+/** `findings compile --check` at a commit: only when it has finding sources or compiled outputs at all. */
+async function driftAt(root: string, sha: string): Promise<Diagnostic[]> {
+  const relevant = await treeEntries(root, sha, [Layout.findingsDir, Layout.constraintsDir, Layout.planningRulesDir, Layout.preMortemChecksDir]);
+  if (relevant.length === 0) return [];
+  const result = await compiledDrift(commitFiles(root, sha));
+  const notes = [`fix: ${FIX_COMMAND} && git commit`, `bypass: ${PUSH_BYPASS}`];
+  return [
+    ...result.diagnostics,
+    ...result.drift.map((d) =>
+      diagnostic({ file: d.path, ruleId: 'compile/drift', message: `compiled output is ${d.kind} at the pushed commit ${sha.slice(0, 12)}`, notes }),
+    ),
+  ];
+}

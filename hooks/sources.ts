@@ -1,0 +1,151 @@
+/**
+ * Which files the gate judges, and where their content (and the constraint index) comes from
+ * (issue 4, "findings check"): the index for `--staged`, the to-ref for a range, the index's
+ * files plus the working-tree constraint index for `--all`, a commit's tree for a new branch
+ * pushed without a base. All blob content is read with one `git cat-file --batch` (pitfalls #5).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EMPTY_TREE, NULL_SHA, git, indexEntries, parseRawDiff, readObjects, resolveCommit, treeEntries, type RawChange } from '../src/git.js';
+import { Layout } from '../src/layout.js';
+import { isNotFound } from '../src/fs/atomic.js';
+
+export type CheckMode =
+  | { readonly kind: 'staged' }
+  | { readonly kind: 'all' }
+  | { readonly kind: 'range'; readonly from: string; readonly to: string }
+  | { readonly kind: 'tree'; readonly commit: string };
+
+/** A changed or listed file whose content was read. */
+export interface SourceFile {
+  readonly path: string;
+  /** The old path of a rename or copy. */
+  readonly oldPath?: string;
+  readonly data: Buffer;
+}
+
+export interface Collected {
+  /** Text files to judge, in path order. */
+  readonly files: SourceFile[];
+  /** Every non-deleted changed path (before binary/submodule filtering) — hooks route `.agents/` paths from it. */
+  readonly changedPaths: string[];
+  /** Paths the change deletes (a deleted finding source still calls for a compile check). */
+  readonly deletedPaths: string[];
+  /** Paths skipped and why (binary, submodule), for `--verbose`-style reporting and tests. */
+  readonly skipped: { path: string; reason: string }[];
+  /** Constraint index text from the same source as the content, or null when absent. */
+  readonly indexText: string | null;
+  readonly configText: string | null;
+  /** Where the index was read from, for messages (`index`, `worktree`, `<sha>`). */
+  readonly indexSource: string;
+  /** For change modes: how to get added lines (base and target); null for whole-file modes. */
+  readonly diffBase: { readonly from: string; readonly to: string | null } | null;
+}
+
+const SUBMODULE = '160000';
+
+/** A NUL byte in the first 8 KB marks a binary file (git's own heuristic). Pure. */
+export function isBinary(data: Buffer): boolean {
+  return data.subarray(0, 8000).includes(0);
+}
+
+async function readWorktree(root: string, rel: string): Promise<string | null> {
+  try {
+    return await readFile(path.join(root, rel), 'utf8');
+  } catch (error) {
+    if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+interface Listed {
+  readonly path: string;
+  readonly oldPath?: string;
+  readonly mode: string;
+  readonly sha: string;
+}
+
+function fromChanges(changes: readonly RawChange[]): Listed[] {
+  // Deletions leave nothing to check; renames are judged under the new path; unmerged entries have no blob.
+  return changes
+    .filter((c) => c.status !== 'D' && c.status !== 'U' && c.dstSha !== NULL_SHA)
+    .map((c) => ({ path: c.path, mode: c.dstMode, sha: c.dstSha, ...(c.oldPath !== undefined ? { oldPath: c.oldPath } : {}) }));
+}
+
+/** Deleted paths, and the old side of renames (it disappears too). */
+function deletionsOf(changes: readonly RawChange[]): string[] {
+  return changes.flatMap((c) => (c.status === 'D' ? [c.path] : c.status === 'R' && c.oldPath !== undefined ? [c.oldPath] : []));
+}
+
+/** Lists and reads the files of a mode with one cat-file process (index and config in the same batch). */
+export async function collect(root: string, mode: CheckMode): Promise<Collected> {
+  let listed: Listed[];
+  let metaNames: [string, string] | null = null;
+  let indexSource: string;
+  let diffBase: Collected['diffBase'] = null;
+  let deletedPaths: string[] = [];
+  switch (mode.kind) {
+    case 'staged': {
+      const head = await resolveCommit(root, 'HEAD');
+      const base = head ?? EMPTY_TREE;
+      const raw = parseRawDiff(await git(root, ['diff', '--cached', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', base]));
+      listed = fromChanges(raw);
+      deletedPaths = deletionsOf(raw);
+      // `:<path>` names the index's stage-0 blob; cat-file honours GIT_INDEX_FILE like every git child.
+      metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`];
+      indexSource = 'index';
+      diffBase = { from: base, to: null };
+      break;
+    }
+    case 'range': {
+      const raw = parseRawDiff(await git(root, ['diff', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', mode.from, mode.to]));
+      listed = fromChanges(raw);
+      deletedPaths = deletionsOf(raw);
+      metaNames = [`${mode.to}:${Layout.constraintIndex}`, `${mode.to}:${Layout.config}`];
+      indexSource = mode.to.slice(0, 12);
+      diffBase = { from: mode.from, to: mode.to };
+      break;
+    }
+    case 'tree': {
+      listed = await treeEntries(root, mode.commit);
+      metaNames = [`${mode.commit}:${Layout.constraintIndex}`, `${mode.commit}:${Layout.config}`];
+      indexSource = mode.commit.slice(0, 12);
+      break;
+    }
+    case 'all': {
+      listed = await indexEntries(root);
+      indexSource = 'worktree';
+      break;
+    }
+  }
+  const skipped: { path: string; reason: string }[] = [];
+  const blobs = listed.filter((e) => {
+    if (e.mode === SUBMODULE) {
+      skipped.push({ path: e.path, reason: 'submodule' });
+      return false;
+    }
+    return true;
+  });
+  const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...(metaNames ?? [])]);
+  const files: SourceFile[] = [];
+  for (const e of blobs) {
+    const data = objects.get(e.sha);
+    if (!data) continue;
+    // A symlink's blob is its link text: checked as text, never followed.
+    if (isBinary(data)) {
+      skipped.push({ path: e.path, reason: 'binary' });
+      continue;
+    }
+    files.push({ path: e.path, data, ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}) });
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  let indexText: string | null;
+  let configText: string | null;
+  if (metaNames) {
+    indexText = objects.get(metaNames[0])?.toString('utf8') ?? null;
+    configText = objects.get(metaNames[1])?.toString('utf8') ?? null;
+  } else {
+    [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
+  }
+  return { files, changedPaths: listed.map((e) => e.path), deletedPaths, skipped, indexText, configText, indexSource, diffBase };
+}

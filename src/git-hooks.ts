@@ -1,0 +1,190 @@
+/**
+ * git helpers for the hooks area (ARCHITECTURE.md "git": area helpers build on runGit/git).
+ * Everything here runs plain child_process through src/git.ts, so GIT_INDEX_FILE set by
+ * `git commit -a` / `git commit <paths>` reaches every child (pitfalls.md #4).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { git, runGit } from './git.js';
+
+/** Added line numbers (1-based, in the new version) per path. */
+export type AddedLines = Map<string, Set<number>>;
+
+/** Options that make patch output independent of the user's diff configuration. */
+const PATCH_ARGS = [
+  '-c',
+  'core.quotePath=false',
+  'diff',
+  '-U0',
+  '-M',
+  '--text',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--no-relative',
+];
+
+/** Lines added by the staged change (index against `base`: HEAD or the empty tree). */
+export async function stagedAddedLines(root: string, base: string, paths: readonly string[]): Promise<AddedLines> {
+  if (paths.length === 0) return new Map();
+  const out = await git(root, [...PATCH_ARGS, '--cached', base, ...pathspecs(paths)]);
+  return parseAddedLines(out);
+}
+
+/** Lines added between two commits. */
+export async function rangeAddedLines(root: string, from: string, to: string, paths: readonly string[]): Promise<AddedLines> {
+  if (paths.length === 0) return new Map();
+  const out = await git(root, [...PATCH_ARGS, from, to, ...pathspecs(paths)]);
+  return parseAddedLines(out);
+}
+
+/**
+ * Literal pathspecs (no glob magic, even for `*` or `:` in names). Callers include the old path
+ * of a rename so rename detection still pairs it. Past a few thousand paths the whole diff is
+ * cheaper than a long argument list, and parsing ignores the paths nobody asked about.
+ */
+function pathspecs(paths: readonly string[]): string[] {
+  if (paths.length > 2000) return [];
+  return ['--', ...paths.map((p) => `:(literal)${p}`)];
+}
+
+/**
+ * Parses `git diff -U0` patch output into added line numbers per new path. Pure.
+ * The new path comes from the `+++ b/<path>` line (C-quoted by git when it holds special
+ * characters); hunk bodies are skipped by their counts, so an added line that itself starts
+ * with `++ b/` is never mistaken for a header.
+ */
+export function parseAddedLines(out: Buffer | string): AddedLines {
+  const text = typeof out === 'string' ? out : out.toString('utf8');
+  const lines = text.split('\n');
+  const result: AddedLines = new Map();
+  let current: Set<number> | null = null;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    i += 1;
+    if (line.startsWith('diff --git ')) {
+      current = null;
+      continue;
+    }
+    if (line.startsWith('+++ ')) {
+      const name = line.slice(4);
+      if (name === '/dev/null') {
+        current = null;
+        continue;
+      }
+      const unquoted = name.startsWith('"') ? unquoteC(name) : name;
+      const file = unquoted.startsWith('b/') ? unquoted.slice(2) : unquoted;
+      current = result.get(file) ?? new Set<number>();
+      result.set(file, current);
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      const oldCount = hunk[1] === undefined ? 1 : Number(hunk[1]);
+      const start = Number(hunk[2]);
+      const newCount = hunk[3] === undefined ? 1 : Number(hunk[3]);
+      if (current) for (let n = 0; n < newCount; n += 1) current.add(start + n);
+      // Skip the body: oldCount '-' lines and newCount '+' lines, plus "\ No newline" markers.
+      let remaining = oldCount + newCount;
+      while (remaining > 0 && i < lines.length) {
+        const body = lines[i]!;
+        i += 1;
+        if (body.startsWith('\\')) continue;
+        remaining -= 1;
+      }
+      while (i < lines.length && lines[i]!.startsWith('\\')) i += 1;
+    }
+  }
+  return result;
+}
+
+/** Undoes git's C-style quoting of a path (`"a\tb\303\251"`). Pure. */
+export function unquoteC(quoted: string): string {
+  const body = quoted.slice(1, quoted.endsWith('"') ? -1 : undefined);
+  const bytes: number[] = [];
+  const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  for (let i = 0; i < body.length; i += 1) {
+    const ch = body[i]!;
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      continue;
+    }
+    const next = body[i + 1] ?? '';
+    if (/[0-7]/.test(next)) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else {
+      bytes.push(simple[next] ?? next.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+export type Operation = 'merge' | 'rebase' | 'cherry-pick' | 'revert';
+
+/** The multi-step operation in progress in this worktree (merge, rebase, …), or null. */
+export async function operationInProgress(root: string): Promise<Operation | null> {
+  const probes: [string, Operation][] = [
+    ['rebase-merge', 'rebase'],
+    ['rebase-apply', 'rebase'],
+    ['MERGE_HEAD', 'merge'],
+    ['CHERRY_PICK_HEAD', 'cherry-pick'],
+    ['REVERT_HEAD', 'revert'],
+  ];
+  const r = await runGit(root, ['rev-parse', ...probes.flatMap(([p]) => ['--git-path', p])]);
+  if (r.code !== 0) return null;
+  const paths = r.stdout.toString('utf8').split('\n').filter((l) => l !== '');
+  for (let k = 0; k < probes.length; k += 1) {
+    const p = paths[k];
+    if (p !== undefined && existsSync(path.resolve(root, p))) return probes[k]![1];
+  }
+  return null;
+}
+
+/** The commit a remote's default branch points at (`refs/remotes/<remote>/HEAD`), or null. */
+export async function remoteDefaultBranch(root: string, remote: string): Promise<string | null> {
+  if (remote === '' || remote.includes('\0')) return null;
+  for (const ref of [`refs/remotes/${remote}/HEAD`, `refs/remotes/${remote}/main`, `refs/remotes/${remote}/master`]) {
+    const r = await runGit(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    if (r.code === 0) return r.stdout.toString('utf8').trim();
+  }
+  return null;
+}
+
+/** The best common ancestor of two commits, or null. */
+export async function mergeBase(root: string, a: string, b: string): Promise<string | null> {
+  const r = await runGit(root, ['merge-base', a, b]);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+/** True when the object exists in the local repository. */
+export async function objectExists(root: string, sha: string): Promise<boolean> {
+  const r = await runGit(root, ['cat-file', '-e', `${sha}^{commit}`]);
+  return r.code === 0;
+}
+
+/** `git config --get <key>` or null. */
+export async function gitConfig(root: string, key: string): Promise<string | null> {
+  const r = await runGit(root, ['config', '--get', key]);
+  const v = r.stdout.toString('utf8').trim();
+  return r.code === 0 && v !== '' ? v : null;
+}
+
+/** Where this worktree's hooks live (`git rev-parse --git-path hooks`, honours core.hooksPath), absolute. */
+export async function hooksDir(root: string): Promise<string> {
+  const out = (await git(root, ['rev-parse', '--git-path', 'hooks'])).toString('utf8').trim();
+  return path.resolve(root, out);
+}
+
+/** True when `root` is a linked worktree (its git dir differs from the common dir). */
+export async function isLinkedWorktree(root: string): Promise<boolean> {
+  const r = await runGit(root, ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
+  if (r.code !== 0) return false;
+  const [dir, common] = r.stdout.toString('utf8').split('\n');
+  if (!dir || !common) return false;
+  return path.resolve(root, common) !== path.resolve(dir);
+}
