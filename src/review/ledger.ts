@@ -1,0 +1,202 @@
+/**
+ * The review ledger read side: folding events into findings (pure) and reading ledgers and task
+ * files through any RepoFiles source (working tree, index, a pushed commit).
+ */
+import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
+import { isPlainObject } from '../jsonl.js';
+import { Layout, reviewLedgerPath, SAFE_ID, taskPath } from '../layout.js';
+import { readMany, type RepoFiles } from '../repo-files.js';
+import { validate } from '../schema.js';
+import { parseLedger, taskOfLedgerPath } from './events.js';
+import { shortIdOf } from './ids.js';
+import { WAIVABLE, type AddressedEvent, type FiledEvent, type FindingStatus, type Origin, type ReviewEvent, type Severity, type TaskFile, type WaivedEvent } from './types.js';
+
+export type { ReviewEvent, TaskFile } from './types.js';
+
+/** One finding with its derived status (contract: "The Finding shape" + origin, round, status). */
+export interface ReviewFinding {
+  /** Full id (32 hex). */
+  id: string;
+  /** The 8 characters `[F-xxxxxxxx]` shows. */
+  shortId: string;
+  task: string;
+  origin: Origin;
+  round: number;
+  severity: Severity;
+  file: string | null;
+  line: number | null;
+  criterion: string | null;
+  expected: string;
+  actual: string;
+  fix: string | null;
+  evidence: string | null;
+  /** Optional defect class slug (recurrence). */
+  class: string | null;
+  status: FindingStatus;
+  /** `.agents/reviews/<task>.jsonl` */
+  ledgerFile: string;
+  /** Line of its `filed` event (0 when the events carry no line). */
+  ledgerLine: number;
+  /** Position within its round (structured findings first, then legacy issues). */
+  index: number;
+  filedBy: string | null;
+  filedAt: string;
+  /** The resolution that made it `addressed` (kept once verified), or null. */
+  resolution: { commit: string; note: string | null; actor: string | null; at: string } | null;
+  /** The auditor's waiver when status is `waived`, or null. */
+  waiver: { note: string; actor: string; at: string } | null;
+}
+
+/** Canonical pick among events for one finding: earliest `at`, then lowest event id — independent of line order. */
+function earlier<T extends ReviewEvent>(a: T | undefined, b: T): T {
+  if (a === undefined) return b;
+  const c = compareStrings(a.at, b.at) || compareStrings(a.event_id, b.event_id);
+  if (c !== 0) return c < 0 ? a : b;
+  // Same event id twice (a union merge's duplicate): the same event; keep the first line it appears on.
+  return (b.ledgerLine ?? Infinity) < (a.ledgerLine ?? Infinity) ? b : a;
+}
+
+/** Total order of findings: task, round, position in the round, id. */
+export function compareFindings(a: ReviewFinding, b: ReviewFinding): number {
+  return compareStrings(a.task, b.task) || a.round - b.round || a.index - b.index || compareStrings(a.id, b.id);
+}
+
+/**
+ * Folds ledger events into findings. Pure and order-independent: the state is a join over the
+ * set of events (any verified ⊒ any waived ⊒ any addressed ⊒ filed), so the union of two
+ * branches' lines folds to the same state whatever the order, and a duplicate event (same
+ * event_id) counts once. Transitions the contract forbids do not count: `verified` without an
+ * `addressed`, a waiver of a blocker/major, events naming no filed finding (`findings validate`
+ * reports them).
+ */
+export function foldEvents(events: readonly ReviewEvent[]): ReviewFinding[] {
+  const filed = new Map<string, FiledEvent>();
+  const addressed = new Map<string, AddressedEvent>();
+  const waived = new Map<string, WaivedEvent>();
+  const verified = new Set<string>();
+  for (const e of events) {
+    const key = `${e.task}\0${e.finding_id}`;
+    switch (e.type) {
+      case 'filed':
+        filed.set(key, earlier(filed.get(key), e));
+        break;
+      case 'addressed':
+        addressed.set(key, earlier(addressed.get(key), e));
+        break;
+      case 'waived':
+        waived.set(key, earlier(waived.get(key), e));
+        break;
+      case 'verified':
+        verified.add(key);
+        break;
+    }
+  }
+  const out: ReviewFinding[] = [];
+  for (const [key, f] of filed) {
+    const a = addressed.get(key);
+    const w = waived.get(key);
+    const waivable = WAIVABLE.includes(f.finding.severity);
+    let status: FindingStatus = 'open';
+    if (a && verified.has(key)) status = 'verified';
+    else if (w && waivable) status = 'waived';
+    else if (a) status = 'addressed';
+    out.push({
+      id: f.finding_id,
+      shortId: shortIdOf(f.finding_id),
+      task: f.task,
+      origin: f.origin,
+      round: f.round,
+      severity: f.finding.severity,
+      file: f.finding.file ?? null,
+      line: f.finding.line ?? null,
+      criterion: f.finding.criterion ?? null,
+      expected: f.finding.expected,
+      actual: f.finding.actual,
+      fix: f.finding.fix ?? null,
+      evidence: f.finding.evidence ?? null,
+      class: f.finding.class ?? null,
+      status,
+      ledgerFile: reviewLedgerPath(f.task),
+      ledgerLine: f.ledgerLine ?? 0,
+      index: f.index,
+      filedBy: f.actor,
+      filedAt: f.at,
+      resolution: a ? { commit: a.commit, note: a.note, actor: a.actor, at: a.at } : null,
+      waiver: status === 'waived' && w ? { note: w.note, actor: w.actor, at: w.at } : null,
+    });
+  }
+  return out.sort(compareFindings);
+}
+
+/** Reads and folds one task's ledger; a missing ledger has no findings. */
+export async function readLedger(files: RepoFiles, task: string): Promise<{ findings: ReviewFinding[]; diagnostics: Diagnostic[] }> {
+  const { events, diagnostics } = await readLedgerEvents(files, task);
+  return { findings: foldEvents(events), diagnostics };
+}
+
+/** The parsed events of one task's ledger (bad lines reported, left out). */
+export async function readLedgerEvents(files: RepoFiles, task: string): Promise<{ events: ReviewEvent[]; diagnostics: Diagnostic[]; exists: boolean }> {
+  const file = reviewLedgerPath(task);
+  const data = await files.read(file);
+  if (data === null) return { events: [], diagnostics: [], exists: false };
+  return { ...parseLedger(data.toString('utf8'), file, task), exists: true };
+}
+
+/** Every `.agents/reviews/*.jsonl`, folded; findings sorted by task, round, position, id. */
+export async function readAllLedgers(files: RepoFiles): Promise<{ findings: ReviewFinding[]; diagnostics: Diagnostic[] }> {
+  const paths = (await files.list(Layout.reviewsDir)).filter((f) => /^\.agents\/reviews\/[^/]+\.jsonl$/.test(f));
+  const contents = await readMany(files, paths);
+  const findings: ReviewFinding[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const file of paths) {
+    const task = taskOfLedgerPath(file)!;
+    if (!SAFE_ID.test(task)) {
+      diagnostics.push(diagnostic({ file, ruleId: 'review/task-id', message: `"${task}" is not a valid task id (${SAFE_ID.source})` }));
+      continue;
+    }
+    const data = contents.get(file);
+    if (!data) continue;
+    const parsed = parseLedger(data.toString('utf8'), file, task);
+    diagnostics.push(...parsed.diagnostics);
+    findings.push(...foldEvents(parsed.events));
+  }
+  return { findings: findings.sort(compareFindings), diagnostics };
+}
+
+/** Parses a task file's text. Pure. */
+export function parseTask(text: string, file: string, expectedId: string | null): { task: TaskFile | null; diagnostics: Diagnostic[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { task: null, diagnostics: [diagnostic({ file, line: 1, ruleId: 'review/task-invalid-json', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
+  }
+  const problems = validate('task', raw);
+  const diagnostics = problems.map((message) => diagnostic({ file, line: 1, ruleId: 'review/task-schema', message }));
+  if (problems.length === 0 && isPlainObject(raw)) {
+    const t = raw as unknown as TaskFile;
+    if (expectedId !== null && t.id !== expectedId) {
+      diagnostics.push(diagnostic({ file, line: 1, ruleId: 'review/task-id', message: `field "id" is "${t.id}" but the file is named for task "${expectedId}"` }));
+    }
+    const seen = new Set<string>();
+    for (const c of t.criteria) {
+      if (seen.has(c.id)) diagnostics.push(diagnostic({ file, line: 1, ruleId: 'review/task-duplicate-criterion', message: `criterion id "${c.id}" appears more than once` }));
+      seen.add(c.id);
+    }
+    if (diagnostics.length === 0) return { task: t, diagnostics };
+  }
+  return { task: null, diagnostics };
+}
+
+/** Reads `.agents/tasks/<task>.json`, with the reason when it is unusable. */
+export async function readTaskChecked(files: RepoFiles, task: string): Promise<{ task: TaskFile | null; diagnostics: Diagnostic[] }> {
+  const file = taskPath(task);
+  const data = await files.read(file);
+  if (data === null) return { task: null, diagnostics: [] };
+  return parseTask(data.toString('utf8'), file, task);
+}
+
+/** The task's acceptance criteria, or null when the file is missing or invalid. */
+export async function readTask(files: RepoFiles, task: string): Promise<TaskFile | null> {
+  return (await readTaskChecked(files, task)).task;
+}

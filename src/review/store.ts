@@ -1,0 +1,74 @@
+/**
+ * The ledger write side: every change is an append of new events to `.agents/reviews/<task>.jsonl`
+ * under the per-task lock, as one write (read + append + atomic rename), followed by regenerating
+ * the note `.agents/reviews/<task>.md`. The decision of what to append is made inside the lock from
+ * the ledger as it is then, so two concurrent producers never compute the same round.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomically, readIfExists, writeIfChanged } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import { reviewLedgerPath, reviewLockPath, reviewNotePath } from '../layout.js';
+import { packageFile } from '../package-root.js';
+import { worktreeFiles } from '../repo-files.js';
+import { eventLine } from './events.js';
+import { foldEvents, readLedgerEvents, type ReviewFinding } from './ledger.js';
+import { fillTemplate, noteSlots } from './render.js';
+import type { ReviewEvent } from './types.js';
+import type { Diagnostic } from '../diagnostics.js';
+
+/** What a planner sees: the task's current events and folded findings (working tree). */
+export interface LedgerState {
+  readonly task: string;
+  readonly events: readonly ReviewEvent[];
+  readonly findings: readonly ReviewFinding[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Text to append so the new lines start on a fresh line even if the file lacks its final newline. */
+export function appendText(current: string, events: readonly ReviewEvent[]): string {
+  if (events.length === 0) return current;
+  const sep = current !== '' && !current.endsWith('\n') ? '\n' : '';
+  return `${current}${sep}${events.map((e) => `${eventLine(e)}\n`).join('')}`;
+}
+
+let noteTemplate: string | null = null;
+
+/** The note's Markdown for a task's findings. Pure given the template. */
+export function renderNote(task: string, findings: readonly ReviewFinding[]): string {
+  noteTemplate ??= readFileSync(packageFile('templates', 'review-note.md'), 'utf8');
+  return fillTemplate(noteTemplate, noteSlots(task, findings));
+}
+
+/**
+ * Runs `plan` under the task's lock with the current ledger state and appends the events it
+ * returns in one write, then regenerates the note. Returns the plan's result and the new state.
+ */
+export async function updateLedger<T extends { events: readonly ReviewEvent[] }>(
+  root: string,
+  task: string,
+  plan: (state: LedgerState) => T | Promise<T>,
+): Promise<{ result: T; findings: ReviewFinding[] }> {
+  return withLock(path.join(root, reviewLockPath(task)), async () => {
+    const abs = path.join(root, reviewLedgerPath(task));
+    const read = await readLedgerEvents(worktreeFiles(root), task);
+    const state: LedgerState = { task, events: read.events, findings: foldEvents(read.events), diagnostics: read.diagnostics };
+    const result = await plan(state);
+    let findings = [...state.findings];
+    if (result.events.length > 0) {
+      const current = (await readIfExists(abs))?.toString('utf8') ?? '';
+      await writeFileAtomically(abs, appendText(current, result.events));
+      findings = foldEvents([...read.events, ...result.events]);
+      await writeIfChanged(path.join(root, reviewNotePath(task)), renderNote(task, findings));
+    }
+    return { result, findings };
+  });
+}
+
+/** Regenerates a task's note from its ledger (e.g. after a merge). */
+export async function regenerateNote(root: string, task: string): Promise<'created' | 'updated' | 'unchanged'> {
+  return withLock(path.join(root, reviewLockPath(task)), async () => {
+    const read = await readLedgerEvents(worktreeFiles(root), task);
+    return writeIfChanged(path.join(root, reviewNotePath(task)), renderNote(task, foldEvents(read.events)));
+  });
+}
