@@ -1,0 +1,38 @@
+/**
+ * Full mode over the current tree: every tracked file at HEAD that a constraint applies to
+ * (finding-compiler.md, "Gate semantics": a full mode enumerates the repository). Activation
+ * needs zero hits here ("Replay qualification": zero existing violations with the exact pattern).
+ */
+import { readObjects, treeEntries } from '../git.js';
+import type { Hit } from '../match/detector.js';
+import { evaluate } from '../match/detector.js';
+import { compareStrings } from '../diagnostics.js';
+import { isBinary, type Prepared } from './replay.js';
+
+export interface TreeViolation extends Hit {
+  readonly path: string;
+}
+
+export interface TreeScan {
+  readonly files: number;
+  readonly violations: TreeViolation[];
+  readonly errors: { path: string; message: string }[];
+}
+
+/** Evaluates a prepared constraint on every applicable file of `commit`'s tree. */
+export async function scanTree(root: string, commit: string, prepared: Extract<Prepared, { ok: true }>, budgetMs: number): Promise<TreeScan> {
+  const entries = (await treeEntries(root, commit)).filter((e) => e.mode !== '160000' && prepared.applies(e.path));
+  const blobs = await readObjects(root, entries.map((e) => e.sha));
+  const violations: TreeViolation[] = [];
+  const errors: { path: string; message: string }[] = [];
+  let files = 0;
+  for (const e of [...entries].sort((a, b) => compareStrings(a.path, b.path))) {
+    const data = blobs.get(e.sha) ?? null;
+    if (data === null || isBinary(data)) continue;
+    files += 1;
+    const r = evaluate(prepared.matcher, data.toString('utf8'), { budgetMs });
+    if (r.error !== undefined) errors.push({ path: e.path, message: r.error });
+    else for (const h of r.hits) violations.push({ ...h, path: e.path });
+  }
+  return { files, violations, errors };
+}

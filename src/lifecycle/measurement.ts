@@ -1,0 +1,163 @@
+/**
+ * `.agents/constraints/measurements/<id>.json`: what replaying a shadow constraint over history
+ * found, and the labels a person gave its hits (finding-compiler.md, "Replay qualification":
+ * activation needs cited shadow measurements — samples, true and false positives, an evidence
+ * reference). Pure: parse, serialize, merge labels, summarise.
+ */
+import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
+import { stableStringify } from '../json-stable.js';
+import { measurementPath } from '../layout.js';
+import { validate } from '../schema.js';
+import type { ConstraintEntry, ShadowMeasurement } from '../types.js';
+
+export type HitLabel = 'true_positive' | 'false_positive';
+
+export interface MeasuredHit {
+  /** `<commit8>:<path>:<line>` (the commit prefix grows past 8 only if two commits share it). */
+  readonly id: string;
+  readonly commit: string;
+  readonly path: string;
+  readonly line: number;
+  readonly label?: HitLabel;
+}
+
+export interface EvaluationError {
+  readonly commit: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/** What was replayed: a change here makes the measurement stale for activation. */
+export interface MeasuredDetector {
+  readonly detector: ConstraintEntry['detector'];
+  readonly applies_to: ConstraintEntry['applies_to'];
+}
+
+export interface Measurement extends MeasuredDetector {
+  readonly version: 1;
+  readonly constraint_id: string;
+  readonly measured_at_commit: string;
+  readonly range: { readonly since: string | null; readonly commits: number | null };
+  /** Commits walked. */
+  readonly commits: number;
+  /** Commit × file pairs evaluated. */
+  readonly samples: number;
+  readonly hits: readonly MeasuredHit[];
+  readonly errors: readonly EvaluationError[];
+}
+
+export const MEASUREMENT_KEY_ORDER = [
+  'version',
+  'constraint_id',
+  'measured_at_commit',
+  'range',
+  'since',
+  'commits',
+  'detector',
+  'kind',
+  'mode',
+  'pattern',
+  'flags',
+  'message',
+  'applies_to',
+  'scope',
+  'path_globs',
+  'path_prefixes',
+  'extensions',
+  'languages',
+  'issue_types',
+  'samples',
+  'hits',
+  'errors',
+  'id',
+  'commit',
+  'path',
+  'line',
+  'label',
+] as const;
+
+const compareHits = (a: MeasuredHit, b: MeasuredHit): number => compareStrings(a.id, b.id);
+const compareErrors = (a: EvaluationError, b: EvaluationError): number => compareStrings(a.commit, b.commit) || compareStrings(a.path, b.path);
+
+/** Canonical bytes: fixed key order, hits sorted by id, errors by commit and path. */
+export function serializeMeasurement(m: Measurement): string {
+  return stableStringify({ ...m, hits: [...m.hits].sort(compareHits), errors: [...m.errors].sort(compareErrors) }, MEASUREMENT_KEY_ORDER);
+}
+
+export type MeasurementParse = { readonly ok: true; readonly measurement: Measurement } | { readonly ok: false; readonly diagnostics: Diagnostic[] };
+
+/** Parses and schema-checks a measurement file's text. Pure. */
+export function parseMeasurement(text: string, file: string): MeasurementParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'measurement/invalid-json', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
+  }
+  const problems = validate('measurement', value);
+  if (problems.length > 0) return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'measurement/schema', message })) };
+  return { ok: true, measurement: value as Measurement };
+}
+
+/**
+ * Carries labels from a previous measurement to hits with the same id (re-measuring keeps a
+ * person's labels). Returns how many labelled hits were not found again and so were dropped.
+ */
+export function carryLabels(next: readonly MeasuredHit[], previous: readonly MeasuredHit[] | undefined): { hits: MeasuredHit[]; dropped: number } {
+  const labels = new Map<string, HitLabel>();
+  for (const h of previous ?? []) if (h.label) labels.set(h.id, h.label);
+  const hits = next.map((h): MeasuredHit => {
+    const label = labels.get(h.id);
+    return label ? { ...h, label } : { id: h.id, commit: h.commit, path: h.path, line: h.line };
+  });
+  const kept = new Set(hits.filter((h) => h.label).map((h) => h.id));
+  return { hits, dropped: [...labels.keys()].filter((id) => !kept.has(id)).length };
+}
+
+export interface MeasurementSummary {
+  readonly samples: number;
+  readonly hits: number;
+  readonly labelled: number;
+  readonly true_positives: number;
+  readonly false_positives: number;
+  /** true positives / labelled hits; 0 when nothing is labelled. */
+  readonly precision: number;
+}
+
+/** Counts of a measurement. Pure. */
+export function summarize(m: Measurement): MeasurementSummary {
+  let tp = 0;
+  let fp = 0;
+  for (const h of m.hits) {
+    if (h.label === 'true_positive') tp += 1;
+    else if (h.label === 'false_positive') fp += 1;
+  }
+  const labelled = tp + fp;
+  return { samples: m.samples, hits: m.hits.length, labelled, true_positives: tp, false_positives: fp, precision: labelled === 0 ? 0 : tp / labelled };
+}
+
+/** The `evidence.shadow_measurement` an activated index entry cites (schemas/constraint-index.schema.json). */
+export function shadowMeasurementOf(m: Measurement): ShadowMeasurement {
+  const s = summarize(m);
+  return {
+    samples: s.samples,
+    hits: s.hits,
+    labelled: s.labelled,
+    true_positives: s.true_positives,
+    false_positives: s.false_positives,
+    precision: s.precision,
+    evidence_ref: measurementPath(m.constraint_id),
+    measured_at_commit: m.measured_at_commit,
+  };
+}
+
+/** The detector and applicability a constraint is measured with (copied so staleness can be seen). */
+export function measuredDetectorOf(entry: ConstraintEntry): MeasuredDetector {
+  return { detector: entry.detector, applies_to: entry.applies_to };
+}
+
+/** True when the entry's detector or applicability differs from what was measured. */
+export function isStale(entry: ConstraintEntry, m: MeasuredDetector): boolean {
+  const now = measuredDetectorOf(entry);
+  return stableStringify(now.detector) !== stableStringify(m.detector) || stableStringify(now.applies_to) !== stableStringify(m.applies_to);
+}

@@ -1,0 +1,156 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseLogRaw, historyCommits, uniquePrefixLength } from '../../src/git-history.js';
+import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
+import { generateHistory, type GeneratedCommit } from './history.js';
+
+const MEASUREMENT = '.agents/constraints/measurements/c-f-console.json';
+const PATTERN = 'console\\.log\\(';
+
+interface Hit {
+  id: string;
+  commit: string;
+  path: string;
+  line: number;
+  label?: string;
+}
+interface MeasurementFile {
+  samples: number;
+  commits: number;
+  measured_at_commit: string;
+  hits: Hit[];
+  range: { since: string | null; commits: number | null };
+}
+
+/** Independent count: `git grep -I -c -P` at every commit, restricted to the files it changed. */
+function grepCounts(repo: TestRepo, shaByMark: Map<number, string>, history: readonly GeneratedCommit[]): { samples: number; hits: number } {
+  const counts = new Map<string, number>();
+  const shas = [...shaByMark.values()];
+  for (let i = 0; i < shas.length; i += 100) {
+    const r = repo.tryGit(['grep', '-I', '-c', '-P', PATTERN, ...shas.slice(i, i + 100), '--', 'src/']);
+    for (const line of r.stdout.split('\n').filter((l) => l !== '')) {
+      const last = line.lastIndexOf(':');
+      counts.set(line.slice(0, last), Number(line.slice(last + 1)));
+    }
+  }
+  let samples = 0;
+  let hits = 0;
+  for (const c of history) {
+    const sha = shaByMark.get(c.mark)!;
+    for (const p of c.changed) {
+      if (!p.startsWith('src/') || p.endsWith('.bin')) continue;
+      samples += 1;
+      hits += counts.get(`${sha}:${p}`) ?? 0;
+    }
+  }
+  return { samples, hits };
+}
+
+describe('findings constraint measure over a generated 500-commit history', () => {
+  let repo: TestRepo;
+  let history: GeneratedCommit[];
+  const shaByMark = new Map<number, string>();
+  beforeAll(() => {
+    repo = makeRepo();
+    history = generateHistory(repo, { commits: 500 });
+    const shas = repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n');
+    shas.forEach((s, i) => shaByMark.set(i + 1, s));
+    repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
+  });
+
+  it('counts samples and hits exactly as git grep does at each commit', async () => {
+    const r = await runFindings(['constraint', 'measure'], { cwd: repo.root });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
+    const expected = grepCounts(repo, shaByMark, history);
+    expect(expected.hits).toBeGreaterThan(100);
+    expect({ samples: m.samples, hits: m.hits.length }).toEqual(expected);
+    expect(m.commits).toBe(500);
+    expect(m.measured_at_commit).toBe(shaByMark.get(500));
+    // ids are <commit8>:<path>:<line>, unique and sorted
+    const ids = m.hits.map((h) => h.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const h of m.hits.slice(0, 20)) expect(h.id).toBe(`${h.commit.slice(0, 8)}:${h.path}:${h.line}`);
+    expect(r.stdout).toContain('c-f-console: ');
+  });
+
+  it('is deterministic and keeps labels when measuring again', async () => {
+    const before = repo.read(MEASUREMENT);
+    const m = JSON.parse(before) as MeasurementFile;
+    const picked = m.hits.slice(0, 3).map((h) => h.id);
+    const l = await runFindings(['constraint', 'label', 'c-f-console', ...picked, '--true-positive'], { cwd: repo.root });
+    expect(l.code).toBe(0);
+    expect(l.stdout).toContain('3 hit(s) labelled');
+    const labelled = repo.read(MEASUREMENT);
+    const again = await runFindings(['constraint', 'measure', 'c-f-console'], { cwd: repo.root });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('(unchanged)');
+    expect(repo.read(MEASUREMENT)).toBe(labelled);
+    const after = JSON.parse(labelled) as MeasurementFile;
+    expect(after.hits.filter((h) => h.label === 'true_positive').map((h) => h.id)).toEqual(picked);
+  });
+
+  it('measures only the newest N commits with --commits, and commits after a revision with --since', async () => {
+    const r = await runFindings(['constraint', 'measure', '--commits', '10', '--json'], { cwd: repo.root });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { commits: number; diagnostics: { ruleId: string }[] };
+    expect(out.commits).toBe(10);
+    // the three labels were outside the newest 10 commits: they are dropped, with a warning
+    const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
+    expect(m.range).toEqual({ since: null, commits: 10 });
+    const newest = new Set([...shaByMark.entries()].filter(([mark]) => mark > 490).map(([, s]) => s));
+    expect(m.hits.every((h) => newest.has(h.commit))).toBe(true);
+    const s = await runFindings(['constraint', 'measure', '--since', shaByMark.get(495)!], { cwd: repo.root });
+    expect(s.code).toBe(0);
+    expect(JSON.parse(repo.read(MEASUREMENT)).commits).toBe(5);
+  });
+
+  it('refuses unknown and retired ids (exit 1) and bad options (exit 2)', async () => {
+    const unknown = await runFindings(['constraint', 'measure', 'c-nope'], { cwd: repo.root });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toContain('no constraint "c-nope" in the index (known: c-f-console, c-f-retired)');
+    const retired = await runFindings(['constraint', 'measure', 'c-f-retired'], { cwd: repo.root });
+    expect(retired.code).toBe(1);
+    expect(retired.stdout).toContain('is retired');
+    expect((await runFindings(['constraint', 'measure', '--since', 'HEAD~1', '--commits', '2'], { cwd: repo.root })).code).toBe(2);
+    expect((await runFindings(['constraint', 'measure', '--commits', '0'], { cwd: repo.root })).code).toBe(2);
+    expect((await runFindings(['constraint', 'measure', '--since', 'no-such-rev'], { cwd: repo.root })).code).toBe(2);
+  });
+});
+
+describe('history listing', () => {
+  it('lists changes against the first parent, the root commit whole, renames as delete + add, odd paths intact', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n', 'd/b c.txt': 'b\n', 'ü\u0001x.txt': 'odd\n' });
+    repo.commitAll('root');
+    repo.git('checkout', '-q', '-b', 'side');
+    repo.write('a.txt', 'a\nside\n');
+    repo.commitAll('side');
+    repo.git('checkout', '-q', 'main');
+    repo.write('y.txt', 'y\n');
+    repo.commitAll('main');
+    repo.git('merge', '-q', '--no-edit', 'side');
+    repo.git('mv', 'y.txt', 'z.txt');
+    repo.commitAll('rename');
+    repo.git('commit', '-q', '--allow-empty', '-m', 'empty');
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    const commits = await historyCommits(repo.root, head);
+    const view = commits.map((c) => ({ parents: c.parents.length, changes: c.changes.map((ch) => `${ch.status} ${ch.path}`).sort() }));
+    expect(view).toEqual([
+      { parents: 1, changes: [] },
+      { parents: 1, changes: ['A z.txt', 'D y.txt'] },
+      { parents: 2, changes: ['M a.txt'] },
+      { parents: 1, changes: ['A y.txt'] },
+      { parents: 1, changes: ['M a.txt'] },
+      { parents: 0, changes: ['A a.txt', 'A d/b c.txt', 'A ü\u0001x.txt'] },
+    ]);
+  });
+  it('parses an empty log', () => {
+    expect(parseLogRaw(Buffer.alloc(0))).toEqual([]);
+  });
+  it('lengthens the hit-id prefix only when two commits share 8 digits', () => {
+    expect(uniquePrefixLength(['abcdef0123', 'abcdef0199'])).toBe(9);
+    expect(uniquePrefixLength(['abcdef0123', 'bbcdef0199'])).toBe(8);
+  });
+});
