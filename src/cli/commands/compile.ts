@@ -1,8 +1,55 @@
-/** `findings compile` — not implemented yet. */
+/**
+ * `findings compile [--check] [--root <dir>] [--format stylish|json]` (alias `findings-compile`):
+ * promote findings, compile planning rules, pre-mortem checks and the constraint index.
+ * Exit 0 compiled (warnings allowed); 1 an artifact is invalid or `--check` found drift;
+ * 2 bad usage or an unreadable folder.
+ */
+import { countBySeverity, hasErrors } from '../../diagnostics.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
 
-export async function run(_args: string[], io: CliIo): Promise<ExitCode> {
-  io.stderr.write('findings compile: not available yet\n');
-  return ExitCode.Usage;
+interface CompileOptions extends CommonOptions {
+  check?: boolean;
+}
+
+export async function run(args: string[], io: CliIo): Promise<ExitCode> {
+  let exit: ExitCode = ExitCode.Ok;
+  const cmd = baseCommand('compile', 'Promote findings and compile planning rules, pre-mortem checks and the constraint index.', io).option(
+    '--check',
+    'write nothing; exit 1 listing every compiled file that is missing, stale or orphaned',
+  );
+  addRootOption(cmd);
+  addFormatOptions(cmd, ['stylish', 'json']);
+  cmd.action(async (opts: CompileOptions) => {
+    const out = Output.from(io, opts, ['stylish', 'json']);
+    const root = await resolveRoot(opts.root, io);
+    // The compiler (and unified) load only when this command runs (pitfalls.md #9).
+    const { runCompile } = await import('../../../compiler/run.js');
+    const check = Boolean(opts.check);
+    const result = await runCompile(root, { check });
+    const drift = check && result.changes.length > 0;
+    exit = hasErrors(result.diagnostics) || drift ? ExitCode.Failed : ExitCode.Ok;
+    if (out.machine) {
+      out.json({ diagnostics: result.diagnostics, changes: result.changes });
+      return;
+    }
+    await out.diagnostics(result.diagnostics);
+    const width = Math.max(0, ...result.changes.map((c) => c.action.length));
+    for (const c of result.changes) out.info(`${c.action.padEnd(width)}  ${c.path}`);
+    const counts = countBySeverity(result.diagnostics);
+    const problems = `${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}`;
+    if (check) {
+      out.info(
+        drift
+          ? `findings compile --check: ${result.changes.length} compiled file${result.changes.length === 1 ? ' is' : 's are'} not current (${problems}); run \`findings compile\``
+          : `findings compile --check: all compiled files are current (${problems})`,
+      );
+      return;
+    }
+    const n = (a: string): number => result.changes.filter((c) => c.action === a).length;
+    out.info(`findings compile: ${n('created')} created, ${n('updated')} updated, ${n('removed')} removed (${problems})`);
+  });
+  await parseArgs(cmd, args);
+  return exit;
 }

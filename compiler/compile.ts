@@ -1,0 +1,181 @@
+/**
+ * `compile(inputs) → { outputs, diagnostics }`: the whole compiler as one pure function
+ * (style.md "Pure core"). Loading (compiler/load.ts) and writing (compiler/run.ts) are the
+ * edges; the pre-commit and pre-push hooks run the same function over staged or pushed content
+ * (compiler/drift.ts).
+ *
+ * Ownership: `outputs` holds the full bytes of every file this compile decides — planning rules,
+ * pre-mortem checks, the constraint index, and the artifacts it promotes or carries a lifecycle
+ * change into. Owned files that exist but are not in `outputs` are orphans (run removes them).
+ */
+import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
+import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
+import { findFence, decodeText, type FrontMatterResult } from '../src/frontmatter.js';
+import { artifactPath, Layout, planningRulePath, preMortemCheckPath, SAFE_ID } from '../src/layout.js';
+import type { RegistryLine } from '../src/registry/reader.js';
+import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
+import { freshEntry, qualifiedEntry, retiredEntry } from './constraints.js';
+import { readFrontMatterRemark } from './markdown.js';
+import { checkArtifact, findingKeyLine, idFromPath, normalizeTargets, type Finding } from './model.js';
+import { canonicalEntries, carryLifecycle, promotedFrontMatter, renderPromotedArtifact } from './promote.js';
+import { qualify, type FixtureSource } from './qualify.js';
+import { renderPlanningRule, renderPreMortemCheck } from './rules.js';
+
+/** A memo of front-matter parses by file text (parsing is pure, so a hit is the same answer). */
+export interface ParseCache {
+  get(text: string): FrontMatterResult | undefined;
+  set(text: string, result: FrontMatterResult): void;
+}
+
+export interface CompileInputs {
+  /** Valid registry lines and the reader's warnings (fail-open). */
+  readonly registry: { readonly entries: readonly RegistryLine[]; readonly warnings: readonly Diagnostic[] };
+  /** `.agents/findings/<id>.md` → bytes. */
+  readonly artifacts: ReadonlyMap<string, Buffer | string>;
+  /** Normalised fixture ref → what the loader found there. */
+  readonly fixtures: ReadonlyMap<string, FixtureSource>;
+  /** Text of `.agents/constraints/index.json`, or null when absent. */
+  readonly previousIndex: string | null;
+  /** Owned outputs present now (planning rules, pre-mortem checks) → bytes. */
+  readonly existing: ReadonlyMap<string, Buffer | string>;
+  readonly parseCache?: ParseCache;
+}
+
+export interface CompileResult {
+  /** Repository path → full bytes of every file the compiler owns for these inputs. */
+  readonly outputs: Map<string, string>;
+  readonly diagnostics: Diagnostic[];
+}
+
+function parse(text: Buffer | string, file: string, cache: ParseCache | undefined): FrontMatterResult {
+  if (!cache) return readFrontMatterRemark(text, file);
+  const key = typeof text === 'string' ? text : text.toString('latin1');
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const r = readFrontMatterRemark(text, file);
+  cache.set(key, r);
+  return r;
+}
+
+const asText = (b: Buffer | string): string => (typeof b === 'string' ? b : b.toString('utf8'));
+
+/** Compiles findings into outputs. Pure: same inputs, same bytes, whatever the clock or locale. */
+export function compile(inputs: CompileInputs): CompileResult {
+  const diagnostics: Diagnostic[] = [...inputs.registry.warnings];
+  const outputs = new Map<string, string>();
+
+  // 1. Read the artifacts. An unreadable one still "exists": promotion never overwrites it, and
+  //    its previous outputs are kept untouched until it is fixed.
+  const findings = new Map<string, Finding>();
+  const texts = new Map<string, Buffer | string>();
+  const broken = new Set<string>();
+  const existingIds = new Set<string>();
+  for (const file of [...inputs.artifacts.keys()].sort(compareStrings)) {
+    const id = idFromPath(file);
+    existingIds.add(id);
+    const bytes = inputs.artifacts.get(file)!;
+    texts.set(id, bytes);
+    const check = checkArtifact(file, parse(bytes, file, inputs.parseCache));
+    if (check.ok) findings.set(id, check.finding);
+    else {
+      broken.add(id);
+      diagnostics.push(...check.diagnostics);
+    }
+  }
+  const byDedupKey = new Map<string, Finding>();
+  for (const f of findings.values()) if (!byDedupKey.has(f.data.dedup_key)) byDedupKey.set(f.data.dedup_key, f);
+
+  // 2. Promote, or carry lifecycle into the artifact that already exists.
+  const canonical = canonicalEntries(inputs.registry.entries);
+  diagnostics.push(...canonical.diagnostics);
+  for (const { entry, line } of canonical.entries) {
+    const own = existingIds.has(entry.id) ? entry.id : undefined;
+    const target = own !== undefined ? findings.get(own) : byDedupKey.get(entry.dedup_key);
+    if (own === undefined && target === undefined) {
+      if (entry.status !== 'active') continue;
+      if (!SAFE_ID.test(entry.id)) {
+        diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'compiler/unsafe-id', message: `id "${entry.id}" cannot be promoted: it must match ${SAFE_ID.source} to become a file name` }));
+        continue;
+      }
+      const path = artifactPath(entry.id);
+      outputs.set(path, renderPromotedArtifact(entry));
+      findings.set(entry.id, { id: entry.id, path, data: promotedFrontMatter(entry), yaml: '', yamlLine: 2, targets: normalizeTargets(['plan', 'pre-mortem']) });
+      continue;
+    }
+    if (target === undefined || (entry.status !== 'retired' && entry.status !== 'superseded')) continue;
+    if (target.data.status !== 'active' && target.data.status !== 'draft') continue;
+    const superseder = entry.superseded_by;
+    if (entry.status === 'superseded' && !superseder) continue;
+    const text = asText(texts.get(target.id)!);
+    const decoded = decodeText(text, target.path);
+    const fence = decoded.ok ? findFence(decoded.text, target.path) : null;
+    const edited = fence?.ok && decoded.ok ? carryLifecycle(decoded.text, fence.fence.closeLine, entry.status, superseder) : null;
+    const recheck = edited === null ? null : checkArtifact(target.path, readFrontMatterRemark(edited, target.path));
+    if (edited === null || !recheck?.ok) {
+      diagnostics.push(
+        diagnostic({ file: target.path, line: findingKeyLine(target, 'status'), severity: 'warning', ruleId: 'compiler/lifecycle', message: `registry line ${line} marks "${entry.id}" ${entry.status}, but the artifact's front matter has no plain top-level "status:" line to update; set it by hand` }),
+      );
+      continue;
+    }
+    outputs.set(target.path, edited);
+    findings.set(target.id, recheck.finding);
+  }
+
+  // 3. Advisory outputs and constraints, finding by finding.
+  const previous = previousEntries(inputs.previousIndex, diagnostics);
+  const entries: ConstraintEntry[] = [];
+  for (const id of [...findings.keys()].sort(compareStrings)) {
+    const f = findings.get(id)!;
+    const prev = previous?.get(constraintIdFor(id));
+    if (f.data.status !== 'active') {
+      // Lifecycle: retired, superseded and draft findings leave nothing active behind.
+      if (prev) entries.push(retiredEntry(prev));
+      continue;
+    }
+    if (f.targets.has('plan')) {
+      const r = renderPlanningRule(f);
+      outputs.set(r.path, r.text);
+    }
+    if (f.targets.has('pre-mortem')) {
+      const r = renderPreMortemCheck(f);
+      outputs.set(r.path, r.text);
+    }
+    if (!f.targets.has('constraint')) continue;
+    if (f.data.detectability !== 'mechanical') {
+      diagnostics.push(diagnostic({ file: f.path, line: findingKeyLine(f, 'detectability'), severity: 'warning', ruleId: 'compiler/not-mechanical', message: 'the "constraint" target needs detectability: mechanical; no constraint is compiled' }));
+      continue;
+    }
+    const q = qualify(f, inputs.fixtures);
+    if (!q.ok) {
+      diagnostics.push(...q.diagnostics);
+      continue;
+    }
+    entries.push(qualifiedEntry(freshEntry(f, q.refs), prev));
+  }
+
+  // 4. An artifact that cannot be read keeps what it had, so one typo does not drop its rules.
+  for (const id of broken) {
+    for (const p of [planningRulePath(id), preMortemCheckPath(id)]) {
+      const had = inputs.existing.get(p);
+      if (had !== undefined) outputs.set(p, asText(had));
+    }
+    const prev = previous?.get(constraintIdFor(id));
+    if (prev) entries.push(prev);
+  }
+  if (previous !== null) outputs.set(Layout.constraintIndex, serializeConstraintIndex({ version: 1, constraints: entries }));
+  return { outputs, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** Previous entries by id; null (and an error) when the index cannot be read — it is then left alone. */
+function previousEntries(text: string | null, diagnostics: Diagnostic[]): Map<string, ConstraintEntry> | null {
+  if (text === null) return new Map();
+  const parsed = parseConstraintIndex(text);
+  if (!parsed.ok) {
+    diagnostics.push(...parsed.diagnostics);
+    diagnostics.push(
+      diagnostic({ file: Layout.constraintIndex, line: 1, ruleId: 'compiler/index-unreadable', message: 'the constraint index is not valid, so it is not rewritten (its active entries would be lost); fix it, or delete it to rebuild it from the artifacts' }),
+    );
+    return null;
+  }
+  return new Map(parsed.index.constraints.map((c) => [c.id, c]));
+}

@@ -1,0 +1,75 @@
+/**
+ * Index entries and their lifecycle (finding-compiler.md "The constraint index", "Lifecycle";
+ * issue steps 3-4). The compiler never activates: a new entry is `shadow` + `warn`; an entry the
+ * previous index holds `active` stays `active` + `block` (with its measurement) while it stays
+ * qualified with the same detector; one retired by `findings constraint retire` stays retired.
+ * Pure.
+ */
+import { enforcementFor } from '../src/constraints/index-file.js';
+import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
+import type { Finding } from './model.js';
+import type { Qualified } from './qualify.js';
+
+/** The entry a qualified finding compiles to, before lifecycle is applied. */
+export function freshEntry(finding: Finding, refs: Qualified): ConstraintEntry {
+  const d = finding.data;
+  const c = d.compiler ?? {};
+  const det = c.detector!;
+  const a = c.applies_to ?? {};
+  return {
+    id: constraintIdFor(finding.id),
+    finding_id: finding.id,
+    title: d.title,
+    checklist_item: d.checklist_item,
+    status: 'shadow',
+    enforcement_mode: 'warn',
+    ...(d.tier !== undefined ? { tier: d.tier } : {}),
+    source_artifact: finding.path,
+    review_file: c.review_file ?? null,
+    // From the input, never the clock: recompiling unchanged input changes nothing.
+    compiled_at: d.date,
+    applies_to: {
+      scope: a.scope ?? 'files',
+      path_globs: a.path_globs && a.path_globs.length > 0 ? [...a.path_globs] : ['**'],
+      ...(a.path_prefixes ? { path_prefixes: [...a.path_prefixes] } : {}),
+      ...(a.extensions ? { extensions: [...a.extensions] } : {}),
+      ...(a.languages ? { languages: [...a.languages] } : {}),
+      ...(a.issue_types ? { issue_types: [...a.issue_types] } : {}),
+    },
+    detector: {
+      kind: det.kind as 'regex' | 'content_pattern',
+      ...(det.kind === 'content_pattern' && det.mode ? { mode: det.mode } : {}),
+      pattern: det.pattern!,
+      ...(det.flags ? { flags: det.flags } : {}),
+      ...(det.message ? { message: det.message } : {}),
+    },
+    evidence: { positive_refs: refs.positives, negative_control_refs: refs.negatives },
+  };
+}
+
+function sameDetector(a: ConstraintEntry['detector'], b: ConstraintEntry['detector']): boolean {
+  return a.kind === b.kind && (a.mode ?? '') === (b.mode ?? '') && a.pattern === b.pattern && (a.flags ?? '') === (b.flags ?? '');
+}
+
+function withStatus(e: ConstraintEntry, status: ConstraintEntry['status']): ConstraintEntry {
+  return { ...e, status, enforcement_mode: enforcementFor(status) };
+}
+
+/**
+ * Applies lifecycle to a qualified finding's fresh entry given the previous one.
+ * A measurement (and so an activation) belongs to a detector: when the pattern changes, the
+ * entry goes back to shadow without it, because activation accepts only precision-backed shadows.
+ */
+export function qualifiedEntry(fresh: ConstraintEntry, previous: ConstraintEntry | undefined): ConstraintEntry {
+  if (!previous) return fresh;
+  if (previous.status === 'retired') return withStatus(previous, 'retired');
+  if (!sameDetector(previous.detector, fresh.detector)) return fresh;
+  const measured = previous.evidence.shadow_measurement;
+  const kept: ConstraintEntry = measured ? { ...fresh, evidence: { ...fresh.evidence, shadow_measurement: measured } } : fresh;
+  return previous.status === 'active' ? withStatus(kept, 'active') : kept;
+}
+
+/** A finding that is no longer active (draft, retired, superseded) leaves only a retired entry. */
+export function retiredEntry(previous: ConstraintEntry): ConstraintEntry {
+  return withStatus(previous, 'retired');
+}
