@@ -1,0 +1,90 @@
+/**
+ * Writes the files a pull copies (artifacts, fixtures), the I/O edge of `planArtifacts`.
+ *
+ * A file is written when it is absent, or when it is still exactly what the previous pull of
+ * the same source wrote (digest in sources.json); a file that differs — edited here, or never
+ * ours — is kept (issue 7: a local edit survives a re-pull). No path may leave the root, not
+ * even through a symlinked folder that does not exist yet at the target.
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { normalizeRelative, relativePathProblem } from '../paths.js';
+import { bytesDigest } from './digest.js';
+import type { PlannedFile } from './artifacts.js';
+import type { SourceFileRecord } from './sources-file.js';
+
+/** Absolute target of a repository-relative path, or why it is unsafe (symlinked ancestors included). */
+export function safeTarget(root: string, rel: string): { abs: string } | { problem: string } {
+  const problem = relativePathProblem(rel);
+  if (problem) return { problem };
+  const realRoot = realpathSync(root);
+  const abs = path.join(realRoot, normalizeRelative(rel));
+  try {
+    if (lstatSync(abs).isSymbolicLink()) return { problem: 'is a symlink here; not overwritten' };
+  } catch {
+    // absent: fine
+  }
+  let dir = path.dirname(abs);
+  for (;;) {
+    let real: string | null = null;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      real = null;
+    }
+    if (real !== null) {
+      const back = path.relative(realRoot, real);
+      if (back.startsWith('..') || path.isAbsolute(back)) return { problem: 'would leave the repository through a symlink' };
+      return { abs };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return { problem: 'has no existing parent folder' };
+    dir = parent;
+  }
+}
+
+export type FileAction = 'created' | 'updated' | 'unchanged' | 'kept';
+
+export interface WrittenFile {
+  readonly path: string;
+  readonly action: FileAction;
+}
+
+/**
+ * Applies planned copies. `dryRun` decides without writing. Returns what happened, the new file
+ * records for sources.json and diagnostics.
+ */
+export async function writePlannedFiles(root: string, planned: readonly PlannedFile[], previous: readonly SourceFileRecord[], dryRun = false): Promise<{ files: WrittenFile[]; records: SourceFileRecord[]; diagnostics: Diagnostic[] }> {
+  const prev = new Map(previous.map((f) => [f.path, f.digest]));
+  const files: WrittenFile[] = [];
+  const records: SourceFileRecord[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const f of planned) {
+    const target = safeTarget(root, f.path);
+    if ('problem' in target) {
+      diagnostics.push(diagnostic({ file: f.path, severity: 'warning', ruleId: 'pull/unsafe-path', message: `${f.path} ${target.problem}; not copied` }));
+      continue;
+    }
+    const digest = bytesDigest(f.bytes);
+    const current = await readIfExists(target.abs);
+    if (current !== null && current.equals(f.bytes)) {
+      files.push({ path: f.path, action: 'unchanged' });
+      records.push({ path: f.path, digest });
+      continue;
+    }
+    if (current !== null && prev.get(f.path) !== bytesDigest(current)) {
+      // Edited here, or a file this source never wrote: it stays as it is.
+      files.push({ path: f.path, action: 'kept' });
+      const recorded = prev.get(f.path);
+      if (recorded !== undefined) records.push({ path: f.path, digest: recorded });
+      diagnostics.push(diagnostic({ file: f.path, severity: 'info', ruleId: 'pull/kept-local-file', message: `${f.path} differs from the source's copy and was not written by the last pull; kept as it is` }));
+      continue;
+    }
+    if (!dryRun) await writeFileAtomically(target.abs, f.bytes);
+    files.push({ path: f.path, action: current === null ? 'created' : 'updated' });
+    records.push({ path: f.path, digest });
+  }
+  return { files, records, diagnostics };
+}
