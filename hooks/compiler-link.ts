@@ -21,8 +21,6 @@ export const FIX_COMMAND = 'npx findings-compile && git add .agents';
 
 /** `compiledDrift` from compiler/drift.ts (issue 3), loaded on demand. */
 export async function compiledDrift(files: RepoFiles): Promise<DriftResult> {
-  // A computed specifier keeps the compiler out of this module's static graph.
-  const specifier = '../compiler/drift.js';
-  const mod = (await import(specifier)) as { compiledDrift: (files: RepoFiles) => Promise<DriftResult> };
+  const mod = await import('../compiler/drift.js');
   return mod.compiledDrift(files);
 }

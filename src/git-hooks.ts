@@ -70,7 +70,8 @@ export function parseAddedLines(out: Buffer | string): AddedLines {
       continue;
     }
     if (line.startsWith('+++ ')) {
-      const name = line.slice(4);
+      // git appends a TAB after a name that contains spaces (for patch(1)); it is not part of the name.
+      const name = line.slice(4).replace(/\t$/, '');
       if (name === '/dev/null') {
         current = null;
         continue;
@@ -103,11 +104,12 @@ export function parseAddedLines(out: Buffer | string): AddedLines {
 
 /** Undoes git's C-style quoting of a path (`"a\tb\303\251"`). Pure. */
 export function unquoteC(quoted: string): string {
-  const body = quoted.slice(1, quoted.endsWith('"') ? -1 : undefined);
+  const body = quoted.slice(1);
   const bytes: number[] = [];
   const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
   for (let i = 0; i < body.length; i += 1) {
     const ch = body[i]!;
+    if (ch === '"') break; // the closing quote
     if (ch !== '\\') {
       bytes.push(...Buffer.from(ch, 'utf8'));
       continue;
