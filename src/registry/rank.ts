@@ -129,7 +129,8 @@ function prepare(q: RankQuery): Prepared {
 }
 
 function score(e: RegistryEntry, q: Prepared): RankMatch {
-  const text = entryText(e);
+  // The entry's text is only needed for path and keyword overlap.
+  const text = q.words.size > 0 || q.paths.length > 0 ? entryText(e) : '';
   let kw = 0;
   if (q.words.size > 0) {
     const entryWords = keywords(text);
