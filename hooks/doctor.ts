@@ -16,6 +16,7 @@ import { displayPath } from '../src/paths.js';
 import { worktreeFiles } from '../src/repo-files.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { loadTemplates } from './init.js';
+import { isFindingSource } from './pre-commit.js';
 
 const HOOKS = ['pre-commit', 'pre-push'] as const;
 
@@ -87,7 +88,7 @@ export async function doctor(root: string): Promise<Diagnostic[]> {
     if (!parsed.ok) out.push(...parsed.diagnostics);
   }
   const files = worktreeFiles(root);
-  if ((await files.list(Layout.findingsDir)).some((f) => !f.endsWith('/.gitkeep'))) {
+  if ([...(await files.list(Layout.findingsDir)), ...(await files.list(Layout.fixturesDir))].some(isFindingSource)) {
     const drift = await compiledDrift(files);
     for (const e of drift.drift) {
       d(e.path, 'drift', `compiled output is ${e.kind}: the constraint index and compiled rules are older than their sources`, [`fix: ${FIX_COMMAND}`]);

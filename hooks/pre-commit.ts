@@ -25,6 +25,8 @@ export function validationPaths(changed: readonly string[]): string[] {
 
 /** True for the inputs of compilation (finding-compiler.md "Promotion"): the findings folder and constraint fixtures. Pure. */
 export function isFindingSource(p: string): boolean {
+  // A `.gitkeep` (from `findings init`) is layout, not a source: there is nothing to compile yet.
+  if (p.endsWith('/.gitkeep')) return false;
   return p.startsWith(`${Layout.findingsDir}/`) || p.startsWith(`${Layout.fixturesDir}/`);
 }
 

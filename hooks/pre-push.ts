@@ -14,6 +14,7 @@ import { commitFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
+import { isFindingSource } from './pre-commit.js';
 import type { CheckMode } from './sources.js';
 
 export interface PushUpdate {
@@ -72,10 +73,10 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
   return finish(diagnostics, lines);
 }
 
-/** `findings compile --check` at a commit: only when it has finding sources or compiled outputs at all. */
+/** `findings compile --check` at a commit — when it has finding sources at all (an empty layout has nothing to compile). */
 async function driftAt(root: string, sha: string): Promise<Diagnostic[]> {
-  const relevant = await treeEntries(root, sha, [Layout.findingsDir, Layout.constraintsDir, Layout.planningRulesDir, Layout.preMortemChecksDir]);
-  if (relevant.length === 0) return [];
+  const sources = await treeEntries(root, sha, [Layout.findingsDir, Layout.fixturesDir]);
+  if (!sources.some((e) => isFindingSource(e.path))) return [];
   const result = await compiledDrift(commitFiles(root, sha));
   const notes = [`fix: ${FIX_COMMAND} && git commit`, `bypass: ${PUSH_BYPASS}`];
   return [
