@@ -97,3 +97,28 @@ export function generateHistory(repo: TestRepo, options: HistoryOptions): Genera
   execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
   return out;
 }
+
+/** Independent count: `git grep -I -c -P` at every commit, restricted to the files it changed. */
+export function grepCounts(repo: TestRepo, shaByMark: ReadonlyMap<number, string>, history: readonly GeneratedCommit[], pattern: string): { samples: number; hits: number } {
+  const counts = new Map<string, number>();
+  const shas = [...shaByMark.values()];
+  for (let i = 0; i < shas.length; i += 100) {
+    const r = repo.tryGit(['grep', '-I', '-c', '-P', pattern, ...shas.slice(i, i + 100), '--', 'src/']);
+    for (const line of r.stdout.split('\n').filter((l) => l !== '')) {
+      const last = line.lastIndexOf(':');
+      counts.set(line.slice(0, last), Number(line.slice(last + 1)));
+    }
+  }
+  let samples = 0;
+  let hits = 0;
+  for (const c of history) {
+    const sha = shaByMark.get(c.mark)!;
+    for (const p of c.changed) {
+      if (!p.startsWith('src/') || p.endsWith('.bin')) continue;
+      samples += 1;
+      hits += counts.get(`${sha}:${p}`) ?? 0;
+    }
+  }
+  return { samples, hits };
+}
+

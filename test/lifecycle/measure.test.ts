@@ -2,10 +2,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseLogRaw, historyCommits, uniquePrefixLength } from '../../src/git-history.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
-import { generateHistory, type GeneratedCommit } from './history.js';
+import { generateHistory, grepCounts, type GeneratedCommit } from './history.js';
 
 const MEASUREMENT = '.agents/constraints/measurements/c-f-console.json';
-const PATTERN = 'console\\.log\\(';
 
 interface Hit {
   id: string;
@@ -20,30 +19,6 @@ interface MeasurementFile {
   measured_at_commit: string;
   hits: Hit[];
   range: { since: string | null; commits: number | null };
-}
-
-/** Independent count: `git grep -I -c -P` at every commit, restricted to the files it changed. */
-function grepCounts(repo: TestRepo, shaByMark: Map<number, string>, history: readonly GeneratedCommit[]): { samples: number; hits: number } {
-  const counts = new Map<string, number>();
-  const shas = [...shaByMark.values()];
-  for (let i = 0; i < shas.length; i += 100) {
-    const r = repo.tryGit(['grep', '-I', '-c', '-P', PATTERN, ...shas.slice(i, i + 100), '--', 'src/']);
-    for (const line of r.stdout.split('\n').filter((l) => l !== '')) {
-      const last = line.lastIndexOf(':');
-      counts.set(line.slice(0, last), Number(line.slice(last + 1)));
-    }
-  }
-  let samples = 0;
-  let hits = 0;
-  for (const c of history) {
-    const sha = shaByMark.get(c.mark)!;
-    for (const p of c.changed) {
-      if (!p.startsWith('src/') || p.endsWith('.bin')) continue;
-      samples += 1;
-      hits += counts.get(`${sha}:${p}`) ?? 0;
-    }
-  }
-  return { samples, hits };
 }
 
 describe('findings constraint measure over a generated 500-commit history', () => {
@@ -63,7 +38,7 @@ describe('findings constraint measure over a generated 500-commit history', () =
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
-    const expected = grepCounts(repo, shaByMark, history);
+    const expected = grepCounts(repo, shaByMark, history, 'console\\.log\\(');
     expect(expected.hits).toBeGreaterThan(100);
     expect({ samples: m.samples, hits: m.hits.length }).toEqual(expected);
     expect(m.commits).toBe(500);
