@@ -17,7 +17,7 @@ import { parseRegistry } from '../registry/reader.js';
 import { updateRegistry } from '../registry/writer.js';
 import { artifactPathsToRead, planArtifacts, type PlannedFile } from './artifacts.js';
 import { planPull } from './merge.js';
-import { EMPTY_SOURCES, parseSourcesFile, recordedUrl, serializeSourcesFile, sourceFromRecord, type PullTier, type SourceRecord, type SourcesFile } from './sources-file.js';
+import { EMPTY_SOURCES, parseSourcesFile, recordedUrl, recordLine, serializeSourcesFile, sourceFromRecord, type PullTier, type SourceRecord, type SourcesFile } from './sources-file.js';
 import { writePlannedFiles, type WrittenFile } from './write-files.js';
 
 export interface PullRequest {
@@ -166,6 +166,8 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
   }
 }
 
+export { recordLine };
+
 export type SourceState = 'current' | 'moved' | 'not-recorded' | 'unreadable';
 
 export interface SourceCheck {
@@ -176,13 +178,6 @@ export interface SourceCheck {
   readonly state: SourceState;
 }
 
-/** The 1-based line of a source's `"url"` in sources.json text (0 when absent). Pure. */
-export function recordLine(text: string | null, url: string): number {
-  if (text === null) return 0;
-  const needle = `"url": ${JSON.stringify(url)}`;
-  const at = text.indexOf(needle);
-  return at === -1 ? 0 : text.slice(0, at).split('\n').length;
-}
 
 /**
  * `pull --check`: compares each recorded source's ref, as `git ls-remote` sees it now, with

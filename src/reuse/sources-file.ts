@@ -87,3 +87,11 @@ export function recordedUrl(source: ClassifiedSource, root: string): string {
 export function sourceFromRecord(url: string, root: string): ClassifiedSource {
   return isUrl(url) ? { kind: 'url', location: url } : { kind: 'local', location: path.resolve(root, url) };
 }
+
+/** The 1-based line of a source's `"url"` in sources.json text (0 when absent). Pure. */
+export function recordLine(text: string | null, url: string): number {
+  if (text === null) return 0;
+  const needle = `"url": ${JSON.stringify(url)}`;
+  const at = text.indexOf(needle);
+  return at === -1 ? 0 : text.slice(0, at).split('\n').length;
+}

@@ -1,8 +1,37 @@
-/** `findings explain` — not implemented yet. */
+/**
+ * `findings explain <id> [--format stylish|json]` (issue 7; docs/reuse.md): the chain from a
+ * constraint back to the review that taught it. Exit 0 when the id is known, 1 when nothing has
+ * that id (or a short review id is ambiguous), 2 on bad usage.
+ */
 import { ExitCode } from '../../exit-codes.js';
+import { worktreeFiles } from '../../repo-files.js';
+import { explain } from '../../reuse/explain/chain.js';
+import { loadExplainSources } from '../../reuse/explain/load.js';
+import { renderExplainJson, renderExplainText } from '../../reuse/explain/render.js';
 import type { CliIo } from '../io.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
 
-export async function run(_args: string[], io: CliIo): Promise<ExitCode> {
-  io.stderr.write('findings explain: not available yet\n');
-  return ExitCode.Usage;
+export async function run(args: string[], io: CliIo): Promise<ExitCode> {
+  let exit: ExitCode = ExitCode.Ok;
+  const cmd = baseCommand('explain', 'Trace a constraint, finding, registry entry, candidate class or review finding back through every link, with file and line.', io).argument(
+    '<id>',
+    'constraint id (c-…), finding/registry id, candidate class key, or review finding id (8 characters, a longer prefix or the full id)',
+  );
+  addRootOption(cmd);
+  addFormatOptions(cmd, ['stylish', 'json']);
+  cmd.action(async (id: string, opts: CommonOptions) => {
+    const out = Output.from(io, opts, ['stylish', 'json']);
+    const root = await resolveRoot(opts.root, io);
+    const sources = await loadExplainSources(worktreeFiles(root));
+    const chain = await explain(sources, id);
+    const full = { ...chain, diagnostics: [...sources.diagnostics, ...chain.diagnostics] };
+    if (out.machine) io.stdout.write(renderExplainJson(full));
+    else {
+      if (chain.matched !== null) io.stdout.write(renderExplainText(full));
+      await out.diagnostics(full.diagnostics);
+    }
+    exit = chain.matched === null ? ExitCode.Failed : ExitCode.Ok;
+  });
+  await parseArgs(cmd, args);
+  return exit;
 }

@@ -1,0 +1,62 @@
+/** Renders an explain chain: stylish text for people, stable JSON for tools (docs/reuse.md). Pure. */
+import { stableStringify } from '../../json-stable.js';
+import { EXPLAIN_KEY_ORDER, type ExplainChain } from './chain.js';
+
+const at = (file: string, line: number): string => (line > 0 ? `${file}:${line}` : file);
+const pct = (p: number | null): string => (p === null ? 'not measured (no labelled hits)' : `${(Math.round(p * 1000) / 10).toFixed(1)}%`);
+
+/** The chain as lines, one link per heading, each ending with `file:line`. */
+export function renderExplainText(c: ExplainChain): string {
+  const out: string[] = [`explain ${c.query} (${c.matched ?? 'unknown'})`];
+  const head = (kind: string, name: string, file: string, line: number): void => {
+    out.push(`${kind.padEnd(11)} ${name}  ${at(file, line)}`);
+  };
+  if (c.constraint) {
+    const k = c.constraint;
+    head('constraint', k.id, k.file, k.line);
+    out.push(`  status ${k.status}, enforcement ${k.enforcement_mode}${k.tier ? `, tier ${k.tier}` : ''} — ${k.title}`);
+    const m = k.measurement;
+    if (m === null) out.push('  no measurement yet (findings constraint measure)');
+    else {
+      out.push(`  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`);
+      for (const h of m.labelled_hits) out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
+    }
+  }
+  if (c.artifact) {
+    const a = c.artifact;
+    head('artifact', a.id, a.file, a.line);
+    out.push(`  status ${a.status ?? '?'}, ${a.detectability ?? '?'}${a.tier ? `, tier ${a.tier}` : ''}${a.title ? ` — ${a.title}` : ''}`);
+  }
+  if (c.registry) {
+    const r = c.registry;
+    head('registry', r.id, r.file, r.line);
+    out.push(`  tier ${r.tier}, status ${r.status}${r.superseded_by ? ` (superseded by ${r.superseded_by})` : ''}, date ${r.date}, hit_count ${r.hit_count}, last cited ${r.last_cited ?? 'never'}`);
+    out.push(`  source: repo ${r.source.repo}, session ${r.source.session}, file ${r.source.file}, skill ${r.source.skill}`);
+  }
+  if (c.pulled_from) {
+    const p = c.pulled_from;
+    head('pulled from', p.url, p.file, p.line);
+    out.push(`  at commit ${p.commit} (${p.ref}), tier ${p.tier}`);
+  }
+  if (c.candidate) {
+    const k = c.candidate;
+    head('candidate', k.class_key, k.file, k.line);
+    out.push(`  advisory; recurred in ${k.recurrence_count} objectives${k.derived ? ' (derived class)' : ''}`);
+  }
+  for (const r of c.review_findings) {
+    head('review', `[F-${r.short_id}] task ${r.task}, round ${r.round}, ${r.origin}`, r.file, r.line);
+    const where = r.at ? `${r.at.file}${r.at.line !== null ? `:${r.at.line}` : ''}` : '—';
+    out.push(`  ${r.severity}, ${r.status}${r.evidence_ref ? ', cited by the candidate' : ''}: ${where} — ${r.expected} → ${r.actual}${r.fix ? ` → ${r.fix}` : ''}`);
+  }
+  for (const t of c.tasks) {
+    head('task', t.task, t.file, t.line);
+    out.push(`  objective ${t.objective}; rounds ${t.rounds.join(', ')}; origins ${t.origins.join(', ')}`);
+  }
+  if (c.matched !== null && !c.constraint && !c.artifact && !c.registry && !c.candidate && c.review_findings.length === 0) out.push('  (no further links)');
+  return `${out.join('\n')}\n`;
+}
+
+/** The stable JSON document (fixed key order, 2-space indent, final newline). */
+export function renderExplainJson(c: ExplainChain): string {
+  return stableStringify(c, EXPLAIN_KEY_ORDER);
+}
