@@ -10,7 +10,7 @@
  */
 import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
-import { findFence, decodeText, type FrontMatterResult } from '../src/frontmatter.js';
+import { decodeText, findFence, yamlBetweenFences, type FrontMatterResult } from '../src/frontmatter.js';
 import { artifactPath, Layout, planningRulePath, preMortemCheckPath, SAFE_ID } from '../src/layout.js';
 import type { RegistryLine } from '../src/registry/reader.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
@@ -23,8 +23,8 @@ import { renderPlanningRule, renderPreMortemCheck } from './rules.js';
 
 /** A memo of front-matter parses by file text (parsing is pure, so a hit is the same answer). */
 export interface ParseCache {
-  get(text: string): FrontMatterResult | undefined;
-  set(text: string, result: FrontMatterResult): void;
+  get(bytes: Buffer | string, file: string): FrontMatterResult | undefined;
+  set(bytes: Buffer | string, file: string, result: FrontMatterResult): void;
 }
 
 export interface CompileInputs {
@@ -47,13 +47,12 @@ export interface CompileResult {
   readonly diagnostics: Diagnostic[];
 }
 
-function parse(text: Buffer | string, file: string, cache: ParseCache | undefined): FrontMatterResult {
+export function parseArtifact(text: Buffer | string, file: string, cache: ParseCache | undefined): FrontMatterResult {
   if (!cache) return readFrontMatterRemark(text, file);
-  const key = typeof text === 'string' ? text : text.toString('latin1');
-  const hit = cache.get(key);
+  const hit = cache.get(text, file);
   if (hit) return hit;
   const r = readFrontMatterRemark(text, file);
-  cache.set(key, r);
+  cache.set(text, file, r);
   return r;
 }
 
@@ -75,7 +74,7 @@ export function compile(inputs: CompileInputs): CompileResult {
     existingIds.add(id);
     const bytes = inputs.artifacts.get(file)!;
     texts.set(id, bytes);
-    const check = checkArtifact(file, parse(bytes, file, inputs.parseCache));
+    const check = checkArtifact(file, parseArtifact(bytes, file, inputs.parseCache));
     if (check.ok) findings.set(id, check.finding);
     else {
       broken.add(id);
@@ -98,8 +97,15 @@ export function compile(inputs: CompileInputs): CompileResult {
         continue;
       }
       const path = artifactPath(entry.id);
-      outputs.set(path, renderPromotedArtifact(entry));
-      findings.set(entry.id, { id: entry.id, path, data: promotedFrontMatter(entry), yaml: '', yamlLine: 2, targets: normalizeTargets(['plan', 'pre-mortem']) });
+      const text = renderPromotedArtifact(entry);
+      const data = promotedFrontMatter(entry);
+      const fence = findFence(text, path);
+      const yaml = fence.ok ? yamlBetweenFences(text, fence.fence) : '';
+      outputs.set(path, text);
+      findings.set(entry.id, { id: entry.id, path, data, yaml, yamlLine: 2, targets: normalizeTargets(data.compiler_targets) });
+      // Seeds the memo: the rendered text parses to exactly this data (a test holds the
+      // renderer to it), so the next compile need not parse 10,000 fresh artifacts.
+      inputs.parseCache?.set(text, path, { ok: true, data: Object.assign(Object.create(null) as Record<string, unknown>, data), yamlLine: 2, yaml });
       continue;
     }
     if (target === undefined || (entry.status !== 'retired' && entry.status !== 'superseded')) continue;

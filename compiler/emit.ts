@@ -10,6 +10,7 @@
  * the lifecycle commands — goes through the kernel's fsyncing writer.
  */
 import { mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../src/fs/atomic.js';
 import { Layout } from '../src/layout.js';
@@ -36,11 +37,42 @@ export function writeFast(abs: string, data: string): void {
   }
 }
 
-/** Writes one output: the index with fsync (kernel writer), Markdown with writeFast. */
+/** Async writeFast: the thread pool overlaps file creation latency when many files are written. */
+export async function writeFastAsync(abs: string, data: string): Promise<void> {
+  const dir = path.dirname(abs);
+  if (!madeDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  counter += 1;
+  const tmp = path.join(dir, `.${path.basename(abs)}.findings-${process.pid}-${counter}.tmp`);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, abs);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Runs `fn` over items with at most `limit` in flight. */
+export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Writes one output: the index with fsync (kernel writer), Markdown with writeFastAsync. */
 export async function writeOutput(root: string, file: string, data: string): Promise<void> {
   const abs = path.join(root, file);
   if (file === Layout.constraintIndex) await writeFileAtomically(abs, data);
-  else writeFast(abs, data);
+  else await writeFastAsync(abs, data);
 }
 
 export function removeOutput(root: string, file: string): void {

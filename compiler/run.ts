@@ -6,11 +6,12 @@ import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { withLock } from '../src/fs/lock.js';
 import { Layout } from '../src/layout.js';
-import { worktreeFiles } from '../src/repo-files.js';
+import { fastWorktreeFiles } from './fast-files.js';
 import { compile } from './compile.js';
 import { diffOutputs } from './diff.js';
-import { removeOutput, sweepTempFiles, writeOutput } from './emit.js';
+import { pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
 import { loadCompileInputs } from './load.js';
+import { openParseCache } from './parse-cache.js';
 
 export type ChangeAction = 'created' | 'updated' | 'removed' | 'missing' | 'stale' | 'orphaned';
 
@@ -24,17 +25,20 @@ const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed'
 /** Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead. */
 export async function runCompile(root: string, options: { check: boolean }): Promise<CompileRun> {
   const once = async (): Promise<CompileRun> => {
-    const inputs = await loadCompileInputs(worktreeFiles(root));
+    const cache = await openParseCache(root);
+    const inputs = await loadCompileInputs(fastWorktreeFiles(root), cache ?? undefined);
     const result = compile(inputs);
+    if (!options.check) cache?.save();
     const drift = diffOutputs(inputs, result);
     if (options.check) return { diagnostics: result.diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })) };
     sweepTempFiles(root);
     // The index goes last: the gate reads it, and everything it points at is then in place.
-    const ordered = [...drift.filter((d) => d.path !== Layout.constraintIndex), ...drift.filter((d) => d.path === Layout.constraintIndex)];
-    for (const d of ordered) {
-      if (d.kind === 'orphaned') removeOutput(root, d.path);
-      else await writeOutput(root, d.path, result.outputs.get(d.path)!);
-    }
+    await pool(
+      drift.filter((d) => d.path !== Layout.constraintIndex),
+      16,
+      async (d) => (d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!)),
+    );
+    for (const d of drift.filter((x) => x.path === Layout.constraintIndex)) await writeOutput(root, d.path, result.outputs.get(d.path)!);
     return { diagnostics: result.diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
   };
   if (options.check) return once();
