@@ -97,3 +97,17 @@ describe('GitHub workflow commands', () => {
     expect(lines.at(-1)).toMatch(/^::notice::7 more annotations omitted/);
   });
 });
+
+describe('runGate prefilter', () => {
+  it('finds the same hits with and without the joined prefilter', async () => {
+    const { runGate } = await import('../../hooks/gate.js');
+    const { constraint } = await import('./setup.js');
+    const mk = (id: string, pattern: string) => constraint(id, { pattern, globs: ['**/*'] });
+    const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
+    const files = [{ path: 'a.js', text: 'x foo\nbar bar\n', added: undefined }, { path: 'b.js', text: 'clean\n', added: undefined }, { path: '.agents/f.md', text: 'foo', added: undefined }];
+    const many = runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', '(bar) \\1'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
+    expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/c-1@a.js:1:3', 'constraint/c-2@a.js:2:1', 'constraint/c-4@a.js:2:1', 'constraint/c-4@a.js:2:5']);
+    const single = runGate({ version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
+    expect(single).toHaveLength(2);
+  });
+});
