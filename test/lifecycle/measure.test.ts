@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli } from '../../src/cli/main.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseLogRaw, historyCommits, uniquePrefixLength } from '../../src/git-history.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
@@ -80,6 +82,21 @@ describe('findings constraint measure over a generated 500-commit history', () =
     const s = await runFindings(['constraint', 'measure', '--since', shaByMark.get(495)!], { cwd: repo.root });
     expect(s.code).toBe(0);
     expect(JSON.parse(repo.read(MEASUREMENT)).commits).toBe(5);
+  });
+
+  it('shows progress on stderr only when stderr is a TTY', async () => {
+    let stderr = '';
+    let stdout = '';
+    const code = await runCli(['constraint', 'measure', '--commits', '3'], {
+      cwd: repo.root,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdin: Readable.from([]),
+      stdout: { write: (s: string) => (stdout += s), isTTY: false },
+      stderr: { write: (s: string) => (stderr += s), isTTY: true },
+    });
+    expect(code).toBe(0);
+    expect(stderr).toContain('measuring c-f-console (1/1)');
+    expect(stdout).not.toContain('measuring c-f-console (1/1)');
   });
 
   it('refuses unknown and retired ids (exit 1) and bad options (exit 2)', async () => {
