@@ -1,9 +1,37 @@
-/** Constraint index rules for `findings validate` (implemented by the compiler work). */
-import type { Diagnostic } from '../src/diagnostics.js';
+/**
+ * Constraint index rules for `findings validate`: JSON, the schema in schemas/, duplicate ids
+ * (parseConstraintIndex), and the invariants the gate relies on: status and enforcement agree
+ * (finding-compiler.md "Lifecycle") and each id is `c-<finding_id>`.
+ */
+import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
+import { enforcementFor, parseConstraintIndex } from '../src/constraints/index-file.js';
+import { constraintIdFor } from '../src/types.js';
 import type { ValidateContext, ValidateTarget } from '../src/validate/index.js';
 
+/** The 1-based line where `"id": "<id>"` is written, or 1. */
+function entryLine(text: string, id: string): number {
+  const at = text.indexOf(`"id": ${JSON.stringify(id)}`);
+  return at === -1 ? 1 : text.slice(0, at).split('\n').length;
+}
+
 export async function validateIndexTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {
-  void targets;
   void ctx;
-  return [];
+  const out: Diagnostic[] = [];
+  for (const t of targets) {
+    const parsed = parseConstraintIndex(t.text, t.file);
+    if (!parsed.ok) {
+      out.push(...parsed.diagnostics);
+      continue;
+    }
+    for (const c of parsed.index.constraints) {
+      const line = entryLine(t.text, c.id);
+      if (c.enforcement_mode !== enforcementFor(c.status)) {
+        out.push(diagnostic({ file: t.file, line, ruleId: 'index/enforcement', message: `constraint "${c.id}" is ${c.status} but enforcement_mode is "${c.enforcement_mode}" (expected "${enforcementFor(c.status)}")` }));
+      }
+      if (c.id !== constraintIdFor(c.finding_id)) {
+        out.push(diagnostic({ file: t.file, line, ruleId: 'index/id', message: `constraint id "${c.id}" should be "${constraintIdFor(c.finding_id)}" for finding "${c.finding_id}"` }));
+      }
+    }
+  }
+  return out;
 }
