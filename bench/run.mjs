@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-execFileSync('npx', ['tsc', '-p', path.join(here, '..', 'tsconfig.json')], { stdio: 'inherit' });
+execFileSync('npm', ['run', 'build'], { cwd: path.join(here, '..'), stdio: 'inherit' });
 for (const f of readdirSync(here).filter((n) => n.endsWith('.bench.mjs')).sort()) {
   if (only.length > 0 && !only.some((o) => f.includes(o))) continue;
   console.log(`\n## ${f}`);
