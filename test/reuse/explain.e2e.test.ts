@@ -174,6 +174,7 @@ describe('findings explain', () => {
     expect(chain.constraint).toMatchObject({ status: 'shadow' });
     expect(chain.registry).toMatchObject({ tier: 'pulled', source: { skill: expect.any(String) as string } });
     expect(chain.pulled_from).toMatchObject({ url: path.relative(b.root, repo.root), commit: repo.git('rev-parse', 'HEAD').trim(), file: '.agents/findings/sources.json', line: 5 });
+    expect(Object.keys(chain.pulled_from!)).toEqual(['url', 'file', 'line', 'tier', 'commit', 'ref']);
     expect(chain.review_findings).toEqual([]); // the reviews live in the source repository
     expect(await ok(b, ['explain', cid])).toContain(`pulled from ${path.relative(b.root, repo.root)}  .agents/findings/sources.json:5`);
   });
