@@ -19,6 +19,23 @@ export function eventLine(event: ReviewEvent): string {
   return stableLine(stored, EVENT_KEY_ORDER);
 }
 
+/** Fields each event type may carry (the schema's unevaluatedProperties, said with the field's name). */
+const EVENT_FIELDS: Record<string, readonly string[]> = {
+  filed: ['origin', 'round', 'index', 'finding'],
+  addressed: ['commit', 'note'],
+  verified: ['origin'],
+  waived: ['note'],
+};
+const COMMON_FIELDS = ['event_id', 'type', 'task', 'finding_id', 'actor', 'at'];
+
+/** ajv's "must NOT have unevaluated properties" names no field: name them. */
+function nameUnknownFields(value: unknown, problems: string[]): string[] {
+  if (!isPlainObject(value) || !problems.some((p) => p.includes('unevaluated properties'))) return problems;
+  const allowed = new Set([...COMMON_FIELDS, ...(EVENT_FIELDS[String(value['type'])] ?? [])]);
+  const unknown = Object.keys(value).filter((k) => !allowed.has(k)).sort();
+  return [...problems.filter((p) => !p.includes('unevaluated properties')), ...unknown.map((k) => `unknown field "${k}" for a ${String(value['type'])} event`)];
+}
+
 /** Rules a schema cannot say well: code-point limits and the `file` path rules on `filed` lines. */
 function filedProblems(value: Record<string, unknown>): string[] {
   const finding = value['finding'];
@@ -50,7 +67,7 @@ export function parseLedger(text: string, file: string, task: string): { events:
       diagnostics.push(diagnostic({ file, line, ruleId: 'review/invalid-json', message: parsed.reason }));
       continue;
     }
-    const problems = validate('review-event', parsed.value);
+    const problems = nameUnknownFields(parsed.value, validate('review-event', parsed.value));
     if (problems.length === 0 && isPlainObject(parsed.value) && parsed.value['type'] === 'filed') problems.push(...filedProblems(parsed.value));
     if (problems.length > 0) {
       for (const message of problems) diagnostics.push(diagnostic({ file, line, ruleId: 'review/schema', message }));

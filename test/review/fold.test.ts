@@ -133,3 +133,10 @@ describe('waiver refusals (planWaiver)', () => {
     expect(foldEvents([...ev, ...p.events])[2]!.status).toBe('waived');
   });
 });
+
+describe('parseLedger', () => {
+  it('names unknown fields of an event', () => {
+    const line = JSON.stringify({ event_id: '1'.repeat(32), type: 'verified', task: 'T-1', finding_id: '2'.repeat(32), origin: 'qa', actor: null, at: AT, note: 'x' });
+    expect(parseLedger(line, 'L', 'T-1').diagnostics.map((d) => d.message)).toEqual(['unknown field "note" for a verified event']);
+  });
+});
