@@ -88,10 +88,29 @@ function describe(e: ErrorObject): string {
 /** Turns ajv errors into messages that name the field; drops the noise of `if`/`allOf` wrappers. */
 export function describeErrors(errors: readonly ErrorObject[]): string[] {
   const out: string[] = [];
+  // Sibling array items failing the same enum are reported once: `"applicable_when.0", "applicable_when.1" must be one of …`.
+  const enumFields = new Map<string, string[]>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'allOf' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    if (e.keyword === 'enum') {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+      const fields = enumFields.get(allowed);
+      if (fields) {
+        if (!fields.includes(fieldOf(e))) fields.push(fieldOf(e));
+        continue;
+      }
+      enumFields.set(allowed, [fieldOf(e)]);
+      out.push(`\0enum\0${allowed}`);
+      continue;
+    }
     const msg = describe(e);
     if (!out.includes(msg)) out.push(msg);
   }
-  return out.length > 0 ? out : ['does not match the schema'];
+  const rendered = out.map((m) => {
+    if (!m.startsWith('\0enum\0')) return m;
+    const allowed = m.slice('\0enum\0'.length);
+    const fields = enumFields.get(allowed) ?? [];
+    return `${fields.length === 1 ? 'field' : 'fields'} ${fields.map((f) => `"${f}"`).join(', ')} must be one of ${allowed}`;
+  });
+  return rendered.length > 0 ? rendered : ['does not match the schema'];
 }

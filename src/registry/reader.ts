@@ -9,6 +9,7 @@ import { isPlainObject, parseLine, splitLines, type RawLine } from '../jsonl.js'
 import { Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { validate } from '../schema.js';
+import { schemaMessage } from './rules.js';
 import type { RegistryEntry } from '../types.js';
 
 export interface RegistryLine {
@@ -56,7 +57,7 @@ export function parseRegistry(text: string): ParsedRegistry {
   if (yaml > 0) {
     for (let i = 0; i < yaml; i += 1) {
       const raw = lines[i]!;
-      problems.push({ line: raw.line, raw, kind: 'yaml-block', reason: `a YAML block (lines 1-${yaml}) is not a JSON line; skipped` });
+      problems.push({ line: raw.line, raw, kind: 'yaml-block', reason: `a YAML block (lines 1-${yaml}) is not JSON lines` });
     }
   }
   for (let i = yaml; i < lines.length; i += 1) {
@@ -72,7 +73,7 @@ export function parseRegistry(text: string): ParsedRegistry {
     }
     const errors = validate('finding-registry', parsed.value);
     if (errors.length > 0) {
-      problems.push({ line: parsed.raw.line, raw: parsed.raw, kind: 'schema', reason: errors.join('; '), value: parsed.value });
+      problems.push({ line: parsed.raw.line, raw: parsed.raw, kind: 'schema', reason: schemaMessage(errors), value: parsed.value });
       continue;
     }
     entries.push({ line: parsed.raw.line, entry: parsed.value as unknown as RegistryEntry, raw: parsed.raw });
@@ -85,7 +86,7 @@ export function problemWarnings(file: string, problems: readonly RegistryProblem
   const out: Diagnostic[] = [];
   for (const p of problems) {
     if (p.kind === 'yaml-block' && p.line !== 1) continue;
-    out.push(diagnostic({ file, line: p.line, severity: 'warning', ruleId: `registry/${p.kind === 'json' ? 'invalid-json' : p.kind === 'yaml-block' ? 'yaml-block' : 'schema'}`, message: `${p.reason}; line ignored` }));
+    out.push(diagnostic({ file, line: p.line, severity: 'warning', ruleId: `registry/${p.kind === 'json' ? 'invalid-json' : p.kind === 'yaml-block' ? 'yaml-block' : 'schema'}`, message: `${p.reason}; ${p.kind === 'yaml-block' ? 'lines' : 'line'} ignored` }));
   }
   return out;
 }

@@ -79,7 +79,7 @@ describe('the agentops registry', () => {
     for (const d of ds.slice(1)) {
       expect(d.message).toContain('missing required fields "version", "tier", "source"');
       expect(d.message).toContain('unknown field "provenance"');
-      expect(d.message).toContain('field "applicable_when.0" must be one of');
+      expect(d.message).toContain('fields "applicable_when.0", "applicable_when.1" must be one of');
       expect(d.message).toContain('field "confidence" must be string');
     }
   });
