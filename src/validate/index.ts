@@ -9,7 +9,7 @@ import { Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { readMany } from '../repo-files.js';
 
-export type TargetKind = 'registry' | 'artifact' | 'constraint-index' | 'review-ledger' | 'task' | 'roles';
+export type TargetKind = 'registry' | 'artifact' | 'constraint-index' | 'review-ledger' | 'task' | 'roles' | 'candidates' | 'measurement' | 'sources' | 'config';
 
 export interface ValidateTarget {
   readonly kind: TargetKind;
@@ -37,9 +37,13 @@ const VALIDATORS: Record<TargetKind, () => Promise<Validator>> = {
   'review-ledger': async () => (await import('../review/validate.js')).validateLedgerTargets,
   task: async () => (await import('../review/validate.js')).validateTaskTargets,
   roles: async () => (await import('../review/validate.js')).validateRolesTargets,
+  candidates: async () => (await import('./generated-files.js')).validateCandidateTargets,
+  measurement: async () => (await import('./generated-files.js')).validateMeasurementTargets,
+  sources: async () => (await import('./generated-files.js')).validateSourcesTargets,
+  config: async () => (await import('./generated-files.js')).validateConfigTargets,
 };
 
-export const KIND_ORDER: readonly TargetKind[] = ['registry', 'artifact', 'constraint-index', 'review-ledger', 'task', 'roles'];
+export const KIND_ORDER: readonly TargetKind[] = ['registry', 'artifact', 'constraint-index', 'review-ledger', 'task', 'roles', 'candidates', 'measurement', 'sources', 'config'];
 
 /** Classifies a path by name; null when validate has no rules for it. Pure. */
 export function classifyPath(file: string): TargetKind | null {
@@ -49,7 +53,10 @@ export function classifyPath(file: string): TargetKind | null {
   if (base === 'roles.json') return 'roles';
   if (dir.endsWith('tasks/') && base.endsWith('.json')) return 'task';
   if (dir.endsWith('reviews/') && base.endsWith('.jsonl')) return 'review-ledger';
-  if (base === 'candidates.jsonl') return null;
+  if (base === 'candidates.jsonl') return 'candidates';
+  if (base === 'sources.json' && dir.endsWith('findings/')) return 'sources';
+  if (base === 'config.json' && dir.endsWith('.agents/')) return 'config';
+  if (dir.endsWith('measurements/') && base.endsWith('.json')) return 'measurement';
   if (base.endsWith('.jsonl')) return 'registry';
   if (dir.endsWith('findings/') && base.endsWith('.md')) return 'artifact';
   if (base === 'index.json') return 'constraint-index';
@@ -68,13 +75,16 @@ export async function defaultTargets(files: RepoFiles): Promise<string[]> {
   ]);
   const wanted = new Set<string>();
   for (const f of findings) {
-    if (f === Layout.registry) wanted.add(f);
+    if (f === Layout.registry || f === Layout.candidates || f === Layout.sources) wanted.add(f);
     else if (/^\.agents\/findings\/[^/]+\.md$/.test(f)) wanted.add(f);
   }
-  if (constraints.includes(Layout.constraintIndex)) wanted.add(Layout.constraintIndex);
+  for (const f of constraints) {
+    if (f === Layout.constraintIndex || /^\.agents\/constraints\/measurements\/[^/]+\.json$/.test(f)) wanted.add(f);
+  }
   for (const f of reviews) if (/^\.agents\/reviews\/[^/]+\.jsonl$/.test(f)) wanted.add(f);
   for (const f of tasks) if (/^\.agents\/tasks\/[^/]+\.json$/.test(f)) wanted.add(f);
   if (agents.includes(Layout.roles)) wanted.add(Layout.roles);
+  if (agents.includes(Layout.config)) wanted.add(Layout.config);
   return [...wanted].sort();
 }
 

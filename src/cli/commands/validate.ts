@@ -29,7 +29,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         const rel = path.relative(root, abs);
         const file = rel.startsWith('..') || path.isAbsolute(rel) ? toPosix(p) : displayPath(root, abs);
         const kind = classifyPath(file);
-        if (kind === null) throw new UsageError(`${file}: not a file validate knows (registry .jsonl, artifact .md, constraints/index.json, reviews/*.jsonl, tasks/*.json, roles.json)`);
+        if (kind === null) throw new UsageError(`${file}: not a file validate knows (registry .jsonl, artifact .md, constraints/index.json, measurements/*.json, reviews/*.jsonl, tasks/*.json, roles.json, candidates.jsonl, sources.json, config.json)`);
         let text: string;
         try {
           text = await readFile(abs, 'utf8');

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPath } from '../../src/validate/index.js';
+import { makeRepo, runFindings } from '../helpers/repo.js';
+
+describe('findings validate on generated files and settings', () => {
+  it('routes every layout file to its validator', () => {
+    expect(
+      [
+        '.agents/findings/registry.jsonl',
+        '.agents/findings/f-1.md',
+        '.agents/findings/candidates.jsonl',
+        '.agents/findings/sources.json',
+        '.agents/constraints/index.json',
+        '.agents/constraints/measurements/c-f-1.json',
+        '.agents/reviews/T-1.jsonl',
+        '.agents/tasks/T-1.json',
+        '.agents/roles.json',
+        '.agents/config.json',
+        'src/a.ts',
+      ].map(classifyPath),
+    ).toEqual(['registry', 'artifact', 'candidates', 'sources', 'constraint-index', 'measurement', 'review-ledger', 'task', 'roles', 'config', null]);
+  });
+
+  it('reports a broken candidates line, a duplicate class, a bad measurement, sources.json and config', async () => {
+    const repo = makeRepo({
+      '.agents/findings/candidates.jsonl': '{"class_key":"a"}\n{oops\n',
+      '.agents/constraints/measurements/c-x.json': '{"version": 1}\n',
+      '.agents/findings/sources.json': '[]\n',
+      '.agents/config.json': '{"activation": {"min_precision": 7}}\n',
+    });
+    const r = await runFindings(['validate', '--json'], { cwd: repo.root });
+    expect(r.code).toBe(1);
+    const found = (JSON.parse(r.stdout) as { file: string; line: number; ruleId: string; severity: string }[]).map((d) => [d.file, d.line, d.ruleId.split('/')[0], d.severity]);
+    expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 1, 'candidates', 'error']);
+    expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 2, 'candidates', 'error']);
+    expect(found.some(([f, , , s]) => f === '.agents/constraints/measurements/c-x.json' && s === 'error')).toBe(true);
+    expect(found.some(([f, , , s]) => f === '.agents/findings/sources.json' && s === 'error')).toBe(true);
+    expect(found).toContainEqual(['.agents/config.json', 1, 'config', 'warning']);
+  });
+
+  it('reports a class key that appears twice', async () => {
+    const repo = makeRepo();
+    const recur = await runFindings(['validate', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
+    expect(recur.code).toBe(2);
+    repo.write('.agents/findings/candidates.jsonl', '{"class_key":"k"}\n{"class_key":"k"}\n');
+    const r = await runFindings(['validate', '--json', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
+    expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'candidates/duplicate-class')).toEqual([expect.objectContaining({ line: 2 })]);
+  });
+});
