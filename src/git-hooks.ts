@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { git, runGit } from './git.js';
+import { git, gitClient, runGit } from './git.js';
 
 /** Added line numbers (1-based, in the new version) per path. */
 export type AddedLines = Map<string, Set<number>>;
@@ -169,24 +169,28 @@ export async function objectExists(root: string, sha: string): Promise<boolean> 
   return r.code === 0;
 }
 
+// Set-up inspection for `findings doctor` runs once per invocation, off the commit path, so it
+// uses simple-git (with git's environment passed through, src/git.ts gitClient).
+
 /** `git config --get <key>` or null. */
 export async function gitConfig(root: string, key: string): Promise<string | null> {
-  const r = await runGit(root, ['config', '--get', key]);
-  const v = r.stdout.toString('utf8').trim();
-  return r.code === 0 && v !== '' ? v : null;
+  const { value } = await gitClient(root).getConfig(key);
+  return value !== null && value.trim() !== '' ? value.trim() : null;
 }
 
 /** Where this worktree's hooks live (`git rev-parse --git-path hooks`, honours core.hooksPath), absolute. */
 export async function hooksDir(root: string): Promise<string> {
-  const out = (await git(root, ['rev-parse', '--git-path', 'hooks'])).toString('utf8').trim();
-  return path.resolve(root, out);
+  return path.resolve(root, (await gitClient(root).revparse(['--git-path', 'hooks'])).trim());
 }
 
 /** True when `root` is a linked worktree (its git dir differs from the common dir). */
 export async function isLinkedWorktree(root: string): Promise<boolean> {
-  const r = await runGit(root, ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
-  if (r.code !== 0) return false;
-  const [dir, common] = r.stdout.toString('utf8').split('\n');
-  if (!dir || !common) return false;
-  return path.resolve(root, common) !== path.resolve(dir);
+  try {
+    const client = gitClient(root);
+    const dir = (await client.revparse(['--absolute-git-dir'])).trim();
+    const common = (await client.revparse(['--git-common-dir'])).trim();
+    return dir !== '' && common !== '' && path.resolve(root, common) !== path.resolve(dir);
+  } catch {
+    return false;
+  }
 }

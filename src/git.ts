@@ -223,9 +223,13 @@ export async function gitDir(cwd: string): Promise<string | null> {
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-const PASS_THROUGH = ['GIT_INDEX_FILE', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE', 'GIT_TERMINAL_PROMPT'];
-
-/** A simple-git client for non-hot operations, with git's own environment passed through. */
+/**
+ * A simple-git client for non-hot operations. Git's own environment (GIT_INDEX_FILE, GIT_DIR,
+ * GIT_SSL_CAINFO, …) is passed through on purpose, exactly as runGit does: simple-git 4 would
+ * otherwise strip or refuse every GIT_* variable (pitfalls.md #4).
+ */
 export function gitClient(baseDir: string): SimpleGit {
-  return simpleGit({ baseDir, allowEnvironment: PASS_THROUGH }).env({ ...process.env, GIT_TERMINAL_PROMPT: '0' });
+  // Ambient variables only: simple-git refuses some explicitly passed ones (EDITOR, …).
+  const allowEnvironment = Object.keys(process.env).filter((k) => /^git_/i.test(k));
+  return simpleGit({ baseDir, allowEnvironment });
 }

@@ -37,3 +37,18 @@ describe('git plumbing', () => {
     expect(await indexFiles(repo.root).read('.agents/none')).toBeNull();
   });
 });
+
+describe('gitClient', () => {
+  it('passes git variables through (GIT_INDEX_FILE) and tolerates unrelated ones', async () => {
+    const repo = makeRepo();
+    const saved = { ...process.env };
+    process.env['GIT_INDEX_FILE'] = `${repo.root}/.git/other-index`;
+    process.env['EDITOR'] = 'vi';
+    try {
+      const { gitClient } = await import('../../src/git.js');
+      expect((await gitClient(repo.root).revparse(['--git-path', 'index'])).trim()).toBe(`${repo.root}/.git/other-index`);
+    } finally {
+      process.env = saved;
+    }
+  });
+});
