@@ -13,7 +13,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runGit, type BlobEntry, type GitResult } from './git.js';
+import { parseCatFileBatch, runGit, type BlobEntry, type GitResult } from './git.js';
 
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'file']);
 
@@ -186,27 +186,11 @@ export function parseLsTree(out: Buffer): BlobEntry[] {
 }
 
 async function catFileBatch(dir: string, env: NodeJS.ProcessEnv, shas: readonly string[]): Promise<Map<string, Buffer | null>> {
-  const result = new Map<string, Buffer | null>();
   const unique = [...new Set(shas)];
-  if (unique.length === 0) return result;
+  if (unique.length === 0) return new Map();
   const r = await runGit(dir, ['cat-file', '--batch'], { env, input: `${unique.join('\n')}\n` });
   if (r.code !== 0) throw new Error(`git cat-file failed: ${gitReason(r)}`);
-  const out = r.stdout;
-  let pos = 0;
-  for (const name of unique) {
-    const nl = out.indexOf(10, pos);
-    if (nl === -1) break;
-    const header = out.subarray(pos, nl).toString('utf8');
-    pos = nl + 1;
-    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-      result.set(name, null);
-      continue;
-    }
-    const size = Number(header.slice(header.lastIndexOf(' ') + 1));
-    result.set(name, out.subarray(pos, pos + size));
-    pos += size + 1;
-  }
-  return result;
+  return parseCatFileBatch(r.stdout, unique);
 }
 
 /**

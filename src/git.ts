@@ -4,7 +4,7 @@
  * every git process we start (pitfalls.md #4). simple-git is used for the rest, configured to
  * pass the same GIT_* variables through.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 export interface GitResult {
@@ -169,45 +169,34 @@ export async function treeEntries(cwd: string, commit: string, prefixes: readonl
   return entries;
 }
 
+/** Parses `git cat-file --batch` output for the names it was asked, in order. Pure. */
+export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<string, Buffer | null> {
+  const result = new Map<string, Buffer | null>();
+  let pos = 0;
+  for (const name of names) {
+    const nl = out.indexOf(10, pos);
+    if (nl === -1) break;
+    const header = out.subarray(pos, nl).toString('utf8');
+    pos = nl + 1;
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+      result.set(name, null);
+      continue;
+    }
+    const size = Number(header.slice(header.lastIndexOf(' ') + 1));
+    result.set(name, out.subarray(pos, pos + size));
+    pos += size + 1;
+  }
+  return result;
+}
+
 /**
  * Reads many objects with one `git cat-file --batch` process (pitfalls.md #5).
  * Keys are object names (shas or `<rev>:<path>` without newlines); missing objects map to null.
  */
-export function readObjects(cwd: string, names: readonly string[]): Promise<Map<string, Buffer | null>> {
-  const result = new Map<string, Buffer | null>();
+export async function readObjects(cwd: string, names: readonly string[]): Promise<Map<string, Buffer | null>> {
   const unique = [...new Set(names)];
-  if (unique.length === 0) return Promise.resolve(result);
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new GitError(['cat-file', '--batch'], code ?? -1, stderr));
-        return;
-      }
-      const out = Buffer.concat(chunks);
-      let pos = 0;
-      for (const name of unique) {
-        const nl = out.indexOf(10, pos);
-        if (nl === -1) break;
-        const header = out.subarray(pos, nl).toString('utf8');
-        pos = nl + 1;
-        if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-          result.set(name, null);
-          continue;
-        }
-        const size = Number(header.slice(header.lastIndexOf(' ') + 1));
-        result.set(name, out.subarray(pos, pos + size));
-        pos += size + 1;
-      }
-      resolve(result);
-    });
-    child.stdin.end(`${unique.join('\n')}\n`);
-  });
+  if (unique.length === 0) return new Map();
+  return parseCatFileBatch(await git(cwd, ['cat-file', '--batch'], { input: `${unique.join('\n')}\n` }), unique);
 }
 
 /** `git config user.email`, or null when unset. */

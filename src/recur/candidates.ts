@@ -101,6 +101,35 @@ export function serializeCandidates(candidates: readonly Candidate[]): string {
   return candidates.map((c) => `${stableLine(c, CANDIDATE_KEY_ORDER)}\n`).join('');
 }
 
+/** One schema-valid line of candidates.jsonl. */
+export interface CandidateLine {
+  readonly line: number;
+  readonly candidate: Candidate;
+}
+
+/**
+ * Parses candidates.jsonl — the one reader used by `recur`, `explain` and `validate`. Lines that
+ * are not JSON or not valid candidates are returned as problems with their line number. Pure.
+ */
+export function parseCandidateLines(text: string): { lines: CandidateLine[]; problems: { line: number; reason: string }[] } {
+  const lines: CandidateLine[] = [];
+  const problems: { line: number; reason: string }[] = [];
+  for (const parsed of parseJsonl(text)) {
+    if (parsed.kind === 'blank') continue;
+    if (parsed.kind === 'invalid') {
+      problems.push({ line: parsed.raw.line, reason: parsed.reason });
+      continue;
+    }
+    const errors = validate('candidate', parsed.value);
+    if (errors.length > 0 || !isPlainObject(parsed.value)) {
+      problems.push({ line: parsed.raw.line, reason: errors.join('; ') || 'not a JSON object' });
+      continue;
+    }
+    lines.push({ line: parsed.raw.line, candidate: parsed.value as unknown as Candidate });
+  }
+  return { lines, problems };
+}
+
 /**
  * Reads the proposed entries of an existing candidates.jsonl (so a person's edits survive the
  * next `findings recur`). A line that is not a valid candidate with a valid registry entry is a
@@ -109,27 +138,19 @@ export function serializeCandidates(candidates: readonly Candidate[]): string {
 export function keptEntries(text: string, file: string = Layout.candidates): { kept: Map<string, RegistryEntry>; diagnostics: Diagnostic[] } {
   const kept = new Map<string, RegistryEntry>();
   const diagnostics: Diagnostic[] = [];
-  for (const parsed of parseJsonl(text)) {
-    if (parsed.kind === 'blank') continue;
-    const warn = (message: string): void => {
-      diagnostics.push(diagnostic({ file, line: parsed.raw.line, severity: 'warning', ruleId: 'recur/invalid-candidate', message: `${message}; a fresh draft replaces it` }));
-    };
-    if (parsed.kind === 'invalid') {
-      warn(parsed.reason);
-      continue;
-    }
-    const problems = validate('candidate', parsed.value);
-    if (problems.length > 0 || !isPlainObject(parsed.value)) {
-      warn(problems.join('; ') || 'not a JSON object');
-      continue;
-    }
-    const entry = parsed.value['proposed_entry'];
-    const entryErrors = entryProblems(entry);
+  const warn = (line: number, message: string): void => {
+    diagnostics.push(diagnostic({ file, line, severity: 'warning', ruleId: 'recur/invalid-candidate', message: `${message}; a fresh draft replaces it` }));
+  };
+  const { lines, problems } = parseCandidateLines(text);
+  for (const p of problems) warn(p.line, p.reason);
+  for (const { line, candidate } of lines) {
+    const entryErrors = entryProblems(candidate.proposed_entry);
     if (entryErrors.length > 0) {
-      warn(`proposed_entry is not a valid registry line: ${entryErrors.join('; ')}`);
+      warn(line, `proposed_entry is not a valid registry line: ${entryErrors.join('; ')}`);
       continue;
     }
-    kept.set(String(parsed.value['class_key']), entry as RegistryEntry);
+    kept.set(candidate.class_key, candidate.proposed_entry);
   }
+  diagnostics.sort((a, b) => a.line - b.line);
   return { kept, diagnostics };
 }

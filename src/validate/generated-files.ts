@@ -5,29 +5,21 @@
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { parseConfig } from '../config.js';
-import { isPlainObject, parseJsonl } from '../jsonl.js';
 import { parseMeasurement } from '../lifecycle/measurement.js';
+import { parseCandidateLines } from '../recur/candidates.js';
 import { parseSourcesFile } from '../reuse/sources-file.js';
-import { validate } from '../schema.js';
 import type { ValidateTarget } from './index.js';
 
 export async function validateCandidateTargets(targets: readonly ValidateTarget[]): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const t of targets) {
+    const { lines, problems } = parseCandidateLines(t.text);
+    for (const p of problems) out.push(diagnostic({ file: t.file, line: p.line, ruleId: 'candidates/invalid', message: p.reason }));
     const seen = new Map<string, number>();
-    for (const l of parseJsonl(t.text)) {
-      if (l.kind === 'blank') continue;
-      if (l.kind === 'invalid') {
-        out.push(diagnostic({ file: t.file, line: l.raw.line, ruleId: 'candidates/invalid-json', message: l.reason }));
-        continue;
-      }
-      const problems = validate('candidate', l.value);
-      for (const message of problems) out.push(diagnostic({ file: t.file, line: l.raw.line, ruleId: 'candidates/schema', message }));
-      const key = isPlainObject(l.value) && typeof l.value['class_key'] === 'string' ? l.value['class_key'] : null;
-      if (key === null) continue;
-      const first = seen.get(key);
-      if (first !== undefined) out.push(diagnostic({ file: t.file, line: l.raw.line, ruleId: 'candidates/duplicate-class', message: `class_key "${key}" already has a candidate on line ${first}; run \`findings recur\` to regenerate the file` }));
-      else seen.set(key, l.raw.line);
+    for (const { line, candidate } of lines) {
+      const first = seen.get(candidate.class_key);
+      if (first !== undefined) out.push(diagnostic({ file: t.file, line, ruleId: 'candidates/duplicate-class', message: `class_key "${candidate.class_key}" already has a candidate on line ${first}; run \`findings recur\` to regenerate the file` }));
+      else seen.set(candidate.class_key, line);
     }
   }
   return out;

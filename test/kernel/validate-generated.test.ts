@@ -40,9 +40,11 @@ describe('findings validate on generated files and settings', () => {
 
   it('reports a class key that appears twice', async () => {
     const repo = makeRepo();
+    const ref = (task: string) => ({ objective: task, task, finding_id: `${task}-f`, round: 1, origin: 'qa', ledger_file: `.agents/reviews/${task}.jsonl`, ledger_line: 1 });
+    const candidate = JSON.stringify({ class_key: 'k', derived: false, recurrence_count: 2, advisory: true, evidence: [ref('T-1'), ref('T-2')], draft: true, proposed_entry: {} });
     const recur = await runFindings(['validate', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
     expect(recur.code).toBe(2);
-    repo.write('.agents/findings/candidates.jsonl', '{"class_key":"k"}\n{"class_key":"k"}\n');
+    repo.write('.agents/findings/candidates.jsonl', `${candidate}\n${candidate}\n`);
     const r = await runFindings(['validate', '--json', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
     expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'candidates/duplicate-class')).toEqual([expect.objectContaining({ line: 2 })]);
   });

@@ -6,16 +6,15 @@
  */
 import { diagnostic, type Diagnostic } from '../../diagnostics.js';
 import { readFrontMatter, keyLine } from '../../frontmatter.js';
-import { parseJsonl, isPlainObject } from '../../jsonl.js';
 import { artifactPath, Layout, measurementPath, SAFE_ID } from '../../layout.js';
 import { parseConstraintIndex } from '../../constraints/index-file.js';
 import { parseMeasurement, type Measurement } from '../../lifecycle/measurement.js';
 import { readRegistry, type RegistryLine } from '../../registry/reader.js';
 import type { RepoFiles } from '../../repo-files.js';
 import { readAllLedgers, readTask, type ReviewFinding } from '../../review/ledger.js';
-import { validate } from '../../schema.js';
 import type { ConstraintEntry } from '../../types.js';
 import { parseSourcesFile, type SourcesFile } from '../sources-file.js';
+import { parseCandidateLines } from '../../recur/candidates.js';
 
 /** A JSON file's text with its parsed value. */
 export interface Located<T> {
@@ -58,25 +57,11 @@ export interface ExplainSources {
 const asWarning = (d: Diagnostic): Diagnostic => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity });
 
 function parseCandidates(text: string, diagnostics: Diagnostic[]): CandidateLine[] {
-  const out: CandidateLine[] = [];
-  for (const parsed of parseJsonl(text)) {
-    if (parsed.kind === 'blank') continue;
-    const warn = (message: string): void => {
-      diagnostics.push(diagnostic({ file: Layout.candidates, line: parsed.raw.line, severity: 'warning', ruleId: 'explain/candidate', message: `${message}; line ignored` }));
-    };
-    if (parsed.kind === 'invalid') {
-      warn(parsed.reason);
-      continue;
-    }
-    const problems = validate('candidate', parsed.value);
-    if (problems.length > 0 || !isPlainObject(parsed.value)) {
-      warn(problems.join('; ') || 'not a JSON object');
-      continue;
-    }
-    const v = parsed.value as unknown as Omit<CandidateLine, 'line'>;
-    out.push({ line: parsed.raw.line, class_key: v.class_key, derived: v.derived, recurrence_count: v.recurrence_count, evidence: v.evidence, proposed_entry: v.proposed_entry });
+  const { lines, problems } = parseCandidateLines(text);
+  for (const p of problems) {
+    diagnostics.push(diagnostic({ file: Layout.candidates, line: p.line, severity: 'warning', ruleId: 'explain/candidate', message: `${p.reason}; line ignored` }));
   }
-  return out;
+  return lines.map(({ line, candidate: v }) => ({ line, class_key: v.class_key, derived: v.derived, recurrence_count: v.recurrence_count, evidence: v.evidence, proposed_entry: v.proposed_entry }));
 }
 
 /** Loads the explain sources from a file source (the working tree for the CLI). */
