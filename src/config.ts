@@ -1,6 +1,6 @@
 /** `.agents/config.json`: optional repository settings, with documented defaults. */
 import { diagnostic, type Diagnostic } from './diagnostics.js';
-import { isPlainObject } from './jsonl.js';
+import { isPlainObject, parseJsonDocument } from './jsonl.js';
 import { Layout } from './layout.js';
 import type { RepoFiles } from './repo-files.js';
 
@@ -25,13 +25,12 @@ export const DEFAULT_CONFIG: Config = {
 /** Parses config JSON text; unknown or ill-typed settings are warnings and fall back to defaults. Pure. */
 export function parseConfig(text: string, file: string = Layout.config): { config: Config; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-json', message: `invalid JSON (${error instanceof Error ? error.message : String(error)}); using defaults` }));
+  const doc = parseJsonDocument(text);
+  if (!doc.ok) {
+    diagnostics.push(diagnostic({ file, line: doc.line, column: doc.column, severity: 'warning', ruleId: 'config/invalid-json', message: `${doc.reason}; using defaults` }));
     return { config: DEFAULT_CONFIG, diagnostics };
   }
+  const raw = doc.value;
   if (!isPlainObject(raw)) {
     diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/not-object', message: 'config must be a JSON object; using defaults' }));
     return { config: DEFAULT_CONFIG, diagnostics };

@@ -53,7 +53,29 @@ export function parseJsonl(text: string): ParsedLine[] {
 /** A short reason for a JSON.parse failure, without V8's position noise duplicated. */
 export function jsonErrorReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return `invalid JSON: ${message}`;
+  // V8 quotes the offending text, newlines included; keep every diagnostic on one line.
+  return `invalid JSON: ${message.replace(/\r?\n/g, '\\n')}`;
+}
+
+export type JsonDocument = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly line: number; readonly column: number; readonly reason: string };
+
+/**
+ * Parses a whole JSON document (BOM dropped). On failure, the 1-based line and column come from
+ * V8's "at position N" when it gives one (else 1:0 — the document as a whole). Pure.
+ */
+export function parseJsonDocument(text: string): JsonDocument {
+  const source = text.startsWith(BOM) ? text.slice(1) : text;
+  try {
+    return { ok: true, value: JSON.parse(source) as unknown };
+  } catch (error) {
+    const reason = jsonErrorReason(error);
+    const at = /at position (\d+)/.exec(reason);
+    if (!at) return { ok: false, line: 1, column: 0, reason };
+    const offset = Number(at[1]);
+    const before = source.slice(0, offset);
+    const line = before.split('\n').length;
+    return { ok: false, line, column: offset - before.lastIndexOf('\n'), reason: reason.replace(/ in JSON at position \d+/, '') };
+  }
 }
 
 /** Joins lines back; the output ends with a newline unless it is empty. */

@@ -1,6 +1,7 @@
 /** Reading and writing `.agents/constraints/index.json` — shared by the compiler, the gate and the lifecycle commands. */
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { stableStringify } from '../json-stable.js';
+import { parseJsonDocument } from '../jsonl.js';
 import { Layout } from '../layout.js';
 import { validate } from '../schema.js';
 import { CONSTRAINT_KEY_ORDER, type ConstraintEntry, type ConstraintIndex } from '../types.js';
@@ -11,12 +12,9 @@ export type IndexParse =
 
 /** Parses and schema-checks index text. Pure. Duplicate ids are an error too. */
 export function parseConstraintIndex(text: string, file: string = Layout.constraintIndex): IndexParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  } catch (error) {
-    return { ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'index/invalid-json', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
-  }
+  const doc = parseJsonDocument(text);
+  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'index/invalid-json', message: doc.reason })] };
+  const value = doc.value;
   const problems = validate('constraint-index', value);
   if (problems.length > 0) {
     return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'index/schema', message })) };

@@ -4,6 +4,7 @@
  * activation needs cited shadow measurements — samples, true and false positives, an evidence
  * reference). Pure: parse, serialize, merge labels, summarise.
  */
+import { parseJsonDocument } from '../jsonl.js';
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { stableStringify } from '../json-stable.js';
 import { measurementPath } from '../layout.js';
@@ -88,12 +89,9 @@ export type MeasurementParse = { readonly ok: true; readonly measurement: Measur
 
 /** Parses and schema-checks a measurement file's text. Pure. */
 export function parseMeasurement(text: string, file: string): MeasurementParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'measurement/invalid-json', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
-  }
+  const doc = parseJsonDocument(text);
+  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'measurement/invalid-json', message: doc.reason })] };
+  const value = doc.value;
   const problems = validate('measurement', value);
   if (problems.length > 0) return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'measurement/schema', message })) };
   return { ok: true, measurement: value as Measurement };

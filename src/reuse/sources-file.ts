@@ -2,6 +2,7 @@
  * `.agents/findings/sources.json` (docs/reuse.md, "sources.json"): one record per pulled source.
  * Sorted and stable, so pulling the same commit twice changes no byte (issue 7).
  */
+import { parseJsonDocument } from '../jsonl.js';
 import path from 'node:path';
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { isUrl, type ClassifiedSource } from '../git-pull.js';
@@ -42,12 +43,9 @@ const KEY_ORDER = ['version', 'sources', 'url', 'ref', 'commit', 'tier', 'entrie
 
 /** Parses sources.json text; a bad file is an error diagnostic (pull refuses to guess ownership). Pure. */
 export function parseSourcesFile(text: string, file: string = Layout.sources): { ok: true; value: SourcesFile } | { ok: false; diagnostics: Diagnostic[] } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-  } catch (error) {
-    return { ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'sources/invalid-json', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
-  }
+  const doc = parseJsonDocument(text);
+  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'sources/invalid-json', message: doc.reason })] };
+  const value = doc.value;
   const problems = validate('sources', value);
   if (problems.length > 0) return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'sources/schema', message })) };
   const parsed = value as SourcesFile;

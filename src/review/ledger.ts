@@ -3,7 +3,7 @@
  * files through any RepoFiles source (working tree, index, a pushed commit).
  */
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
-import { isPlainObject } from '../jsonl.js';
+import { isPlainObject, parseJsonDocument } from '../jsonl.js';
 import { Layout, reviewLedgerPath, SAFE_ID, taskPath } from '../layout.js';
 import { readMany, type RepoFiles } from '../repo-files.js';
 import { validate } from '../schema.js';
@@ -165,12 +165,9 @@ export async function readAllLedgers(files: RepoFiles): Promise<{ findings: Revi
 
 /** Parses a task file's text. Pure. */
 export function parseTask(text: string, file: string, expectedId: string | null): { task: TaskFile | null; diagnostics: Diagnostic[] } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { task: null, diagnostics: [diagnostic({ file, line: 1, ruleId: 'review/task-invalid-json', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
-  }
+  const doc = parseJsonDocument(text);
+  if (!doc.ok) return { task: null, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'review/task-invalid-json', message: doc.reason })] };
+  const raw = doc.value;
   const problems = validate('task', raw);
   const diagnostics = problems.map((message) => diagnostic({ file, line: 1, ruleId: 'review/task-schema', message }));
   if (problems.length === 0 && isPlainObject(raw)) {

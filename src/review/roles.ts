@@ -1,5 +1,6 @@
 /** `.agents/roles.json`: who may act as `auditor` (waive) and `ceo` (reject), by git identity. */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
+import { parseJsonDocument } from '../jsonl.js';
 import { Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { validate } from '../schema.js';
@@ -9,12 +10,9 @@ export type RoleName = 'auditor' | 'ceo';
 
 /** Parses roles JSON text. Pure. An invalid file grants nobody anything. */
 export function parseRoles(text: string, file: string = Layout.roles): { roles: Roles; diagnostics: Diagnostic[] } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { roles: {}, diagnostics: [diagnostic({ file, line: 1, ruleId: 'review/roles-invalid-json', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` })] };
-  }
+  const doc = parseJsonDocument(text);
+  if (!doc.ok) return { roles: {}, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'review/roles-invalid-json', message: doc.reason })] };
+  const raw = doc.value;
   const problems = validate('roles', raw);
   if (problems.length > 0) return { roles: {}, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'review/roles-schema', message })) };
   const roles: Record<string, readonly string[]> = {};

@@ -24,3 +24,26 @@ describe('parseJsonl', () => {
     ]);
   });
 });
+
+describe('jsonErrorReason', () => {
+  it('keeps the reason on one line even when V8 quotes a newline', async () => {
+    const { jsonErrorReason } = await import('../../src/jsonl.js');
+    let error: unknown;
+    try {
+      JSON.parse('vm\n');
+    } catch (e) {
+      error = e;
+    }
+    expect(jsonErrorReason(error)).not.toMatch(/\n/);
+    expect(jsonErrorReason(error)).toMatch(/^invalid JSON: /);
+  });
+});
+
+describe('parseJsonDocument', () => {
+  it('locates the error line and column from the position V8 reports', async () => {
+    const { parseJsonDocument } = await import('../../src/jsonl.js');
+    expect(parseJsonDocument('{\n  "a": 1,\n}')).toEqual({ ok: false, line: 3, column: 1, reason: 'invalid JSON: Expected double-quoted property name' });
+    expect(parseJsonDocument('\uFEFF{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseJsonDocument('')).toMatchObject({ ok: false, line: 1, column: 0 });
+  });
+});

@@ -13,6 +13,7 @@ import { withLock } from '../../fs/lock.js';
 import { writeFileAtomically } from '../../fs/atomic.js';
 import { resolveCommit, userEmail } from '../../git.js';
 import { stableStringify } from '../../json-stable.js';
+import { parseJsonDocument } from '../../jsonl.js';
 import { reviewLockPath, SAFE_ID, taskPath } from '../../layout.js';
 import { formatDiagnostics } from '../../output/format.js';
 import { worktreeFiles } from '../../repo-files.js';
@@ -198,14 +199,14 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         if (opts.findings !== undefined) {
           const input = await loadFindingsInput(io, opts.findings);
           source = input.source;
-          try {
-            raw = JSON.parse(input.text);
-          } catch (error) {
-            await report(io, [{ file: source, line: 1, column: 0, severity: 'error', ruleId: 'review/findings-invalid-json', message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
+          const doc = parseJsonDocument(input.text);
+          if (!doc.ok) {
+            await report(io, [{ file: source, line: doc.line, column: doc.column, severity: 'error', ruleId: 'review/findings-invalid-json', message: doc.reason }]);
             io.stderr.write('findings review: nothing filed\n');
             exit = ExitCode.Failed;
             return;
           }
+          raw = doc.value;
           lines = arrayElementLines(input.text);
         }
         exit = await fileRound(io, root, task, p.origin, raw, source, lines, opts.issue);
