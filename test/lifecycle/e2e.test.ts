@@ -3,9 +3,9 @@
  * registry → compiled shadow constraint → measured over a generated 500-commit history →
  * labelled → activation refused below 95% and accepted at 95% → blocks a commit → retired.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectOk, makeMechanical as makeMechanicalWith } from '../helpers/findings.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
 import { generateHistory, grepCounts } from './history.js';
 
@@ -17,26 +17,8 @@ interface Hit {
   path: string;
 }
 
-async function ok(repo: TestRepo, args: string[]): Promise<string> {
-  const r = await runFindings(args, { cwd: repo.root, env: ENV });
-  expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-/** Turns the promoted advisory artifact into a mechanical one with a detector and fixtures. */
-function makeMechanical(repo: TestRepo, id: string): void {
-  const file = `.agents/findings/${id}.md`;
-  const text = repo.read(file);
-  const block = readFileSync(path.join(E2E, 'compiler-block.yaml'), 'utf8').replaceAll('FINDING', id);
-  const end = text.indexOf('\n---\n', 4);
-  const front = text
-    .slice(0, end)
-    .replace('detectability: "advisory"', 'detectability: "mechanical"')
-    .replace('compiler_targets: ["plan","pre-mortem"]', 'compiler_targets: ["plan","pre-mortem","constraint"]');
-  repo.write(file, `${front}\n${block.trimEnd()}${text.slice(end)}`);
-  repo.write(`.agents/constraints/fixtures/${id}/positive.ts`, readFileSync(path.join(E2E, 'positive.ts')));
-  repo.write(`.agents/constraints/fixtures/${id}/negative.ts`, readFileSync(path.join(E2E, 'negative.ts')));
-}
+const ok = (repo: TestRepo, args: string[]): Promise<string> => expectOk(repo, args, ENV);
+const makeMechanical = (repo: TestRepo, id: string): void => makeMechanicalWith(repo, id, E2E);
 
 describe('recurrence to an active constraint and back', () => {
   it('runs the whole lifecycle', async () => {

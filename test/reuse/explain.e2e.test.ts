@@ -1,32 +1,14 @@
 /** `findings explain` on a real repository: a constraint born from review findings in two tasks (issue 7, "Quality bar"). */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, makeMechanical as makeMechanicalWith } from '../helpers/findings.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
 
 const ENV = { FINDINGS_NOW: '2026-03-01T10:00:00Z' };
 const DIR = path.join(FIXTURES, 'reuse/explain');
 
-async function ok(repo: TestRepo, args: string[]): Promise<string> {
-  const r = await runFindings(args, { cwd: repo.root, env: ENV });
-  expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-/** Turns the promoted advisory artifact into a mechanical one with a detector and fixtures. */
-function makeMechanical(repo: TestRepo, id: string): void {
-  const file = `.agents/findings/${id}.md`;
-  const text = repo.read(file);
-  const block = readFileSync(path.join(DIR, 'compiler-block.yaml'), 'utf8').replaceAll('FINDING', id);
-  const end = text.indexOf('\n---\n', 4);
-  const front = text
-    .slice(0, end)
-    .replace('detectability: "advisory"', 'detectability: "mechanical"')
-    .replace('compiler_targets: ["plan","pre-mortem"]', 'compiler_targets: ["plan","pre-mortem","constraint"]');
-  repo.write(file, `${front}\n${block.trimEnd()}${text.slice(end)}`);
-  repo.write(`.agents/constraints/fixtures/${id}/positive.ts`, readFileSync(path.join(DIR, 'positive.ts')));
-  repo.write(`.agents/constraints/fixtures/${id}/negative.ts`, readFileSync(path.join(DIR, 'negative.ts')));
-}
+const ok = (repo: TestRepo, args: string[]): Promise<string> => expectOk(repo, args, ENV);
+const makeMechanical = (repo: TestRepo, id: string): void => makeMechanicalWith(repo, id, DIR);
 
 interface Chain {
   query: string;
