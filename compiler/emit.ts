@@ -19,15 +19,20 @@ const TEMP = /^\..+\.findings-\d+-\d+\.tmp$/;
 let counter = 0;
 const madeDirs = new Set<string>();
 
-/** Atomically replaces `abs` with `data` (temp file + rename in the same folder). */
-export function writeFast(abs: string, data: string): void {
+/** A fresh temp path beside `abs` (its folder created once per process). */
+function tempBeside(abs: string): string {
   const dir = path.dirname(abs);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
   counter += 1;
-  const tmp = path.join(dir, `.${path.basename(abs)}.findings-${process.pid}-${counter}.tmp`);
+  return path.join(dir, `.${path.basename(abs)}.findings-${process.pid}-${counter}.tmp`);
+}
+
+/** Atomically replaces `abs` with `data` (temp file + rename in the same folder). */
+export function writeFast(abs: string, data: string): void {
+  const tmp = tempBeside(abs);
   try {
     writeFileSync(tmp, data);
     renameSync(tmp, abs);
@@ -39,13 +44,7 @@ export function writeFast(abs: string, data: string): void {
 
 /** Async writeFast: the thread pool overlaps file creation latency when many files are written. */
 export async function writeFastAsync(abs: string, data: string): Promise<void> {
-  const dir = path.dirname(abs);
-  if (!madeDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
-  counter += 1;
-  const tmp = path.join(dir, `.${path.basename(abs)}.findings-${process.pid}-${counter}.tmp`);
+  const tmp = tempBeside(abs);
   try {
     await writeFile(tmp, data);
     await rename(tmp, abs);
