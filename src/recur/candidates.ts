@@ -132,14 +132,14 @@ export function parseCandidateLines(text: string): { lines: CandidateLine[]; pro
 
 /**
  * Reads the proposed entries of an existing candidates.jsonl (so a person's edits survive the
- * next `findings recur`). A line that is not a valid candidate with a valid registry entry is a
- * warning, and its class gets a fresh draft.
+ * next `findings recur`). A line that is not a valid candidate with a valid registry entry is an
+ * error: recur never rewrites (and so never drops) a line it cannot read.
  */
 export function keptEntries(text: string, file: string = Layout.candidates): { kept: Map<string, RegistryEntry>; diagnostics: Diagnostic[] } {
   const kept = new Map<string, RegistryEntry>();
   const diagnostics: Diagnostic[] = [];
   const warn = (line: number, message: string): void => {
-    diagnostics.push(diagnostic({ file, line, severity: 'warning', ruleId: 'recur/invalid-candidate', message: `${message}; a fresh draft replaces it` }));
+    diagnostics.push(diagnostic({ file, line, ruleId: 'recur/invalid-candidate', message: `${message}; fix or delete this line (recur does not rewrite a file with lines it cannot read)` }));
   };
   const { lines, problems } = parseCandidateLines(text);
   for (const p of problems) warn(p.line, p.reason);

@@ -4,7 +4,7 @@
  * hands a candidate's proposed entry to the registry writer (merge by dedup_key). A candidate
  * never blocks anything (finding-compiler.md, "Recurrence": always advisory).
  */
-import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
+import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { readIfExists, writeIfChanged } from '../fs/atomic.js';
 import { Layout } from '../layout.js';
 import { resolveInsideRoot } from '../paths.js';
@@ -47,8 +47,9 @@ export async function runRecurrence(root: string): Promise<RecurResult> {
   diagnostics.push(...keptDiagnostics);
   const candidates = buildCandidates(findings, (task) => objectives.get(task) ?? task, kept);
   const text = serializeCandidates(candidates);
-  // No candidates and no file yet: nothing to write (recur never creates an empty file).
-  const state = current === null && text === '' ? 'unchanged' : await writeIfChanged(abs, text);
+  // No candidates and no file yet: nothing to write (recur never creates an empty file). A file
+  // with lines recur cannot read is left as it is: rewriting it would drop them.
+  const state = keptDiagnostics.length > 0 || (current === null && text === '') ? 'unchanged' : await writeIfChanged(abs, text);
   return { candidates, diagnostics, state };
 }
 
@@ -60,6 +61,7 @@ export interface PromoteResult extends RecurResult {
 /** Recomputes the candidates, then appends (or merges) one candidate's proposed entry into the registry. */
 export async function promoteCandidate(root: string, classKey: string): Promise<PromoteResult> {
   const r = await runRecurrence(root);
+  if (hasErrors(r.diagnostics)) return { ...r, promoted: null, added: null };
   const candidate = r.candidates.find((c) => c.class_key === classKey) ?? null;
   if (candidate === null) {
     const known = r.candidates.map((c) => c.class_key);

@@ -147,7 +147,7 @@ describe('findings recur in a real repository', () => {
     expect(unknown.stdout).toContain('no candidate with class_key "nope" (candidates: src/api|429-on-the-101st-request)');
   });
 
-  it('keeps a person’s edits to the proposed entry and replaces an invalid line with a fresh draft', async () => {
+  it('keeps a person’s edits to the proposed entry, and never rewrites a file with a line it cannot read', async () => {
     const repo = makeRepo({ 'README.md': 'x\n' });
     repo.commitAll('init');
     await fail(repo, 'A', 'rate-limit.json');
@@ -155,10 +155,17 @@ describe('findings recur in a real repository', () => {
     await runFindings(['recur'], { cwd: repo.root, env: ENV });
     const cand = JSON.parse(repo.read('.agents/findings/candidates.jsonl'));
     cand.proposed_entry.pattern = 'Rate limits are off by one at the window boundary.';
-    repo.write('.agents/findings/candidates.jsonl', `${JSON.stringify(cand)}\nnot json\n`);
+    const broken = `${JSON.stringify(cand)}\nnot json\n`;
+    repo.write('.agents/findings/candidates.jsonl', broken);
+    const refused = await runFindings(['recur'], { cwd: repo.root, env: ENV });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('candidates.jsonl:2');
+    expect(repo.read('.agents/findings/candidates.jsonl')).toBe(broken);
+    expect((await runFindings(['recur', '--promote', cand.class_key], { cwd: repo.root, env: ENV })).code).toBe(1);
+    expect(repo.exists('.agents/findings/registry.jsonl')).toBe(false);
+    repo.write('.agents/findings/candidates.jsonl', `${JSON.stringify(cand)}\n`);
     const r = await runFindings(['recur'], { cwd: repo.root, env: ENV });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('candidates.jsonl:2');
     const lines = repo.read('.agents/findings/candidates.jsonl').trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!).proposed_entry.pattern).toBe('Rate limits are off by one at the window boundary.');
