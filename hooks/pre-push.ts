@@ -3,14 +3,16 @@
  * standard input (`<local ref> <local sha> <remote ref> <remote sha>`, githooks(5)). For each:
  * deletions are skipped; the constraint gate runs over the files changed in the pushed range
  * (a new branch is compared with the remote's default branch, or failing that all its files are
- * checked); the compiled outputs must be current at the pushed commit; and the review-ledger
- * gate (issue 5) has its say.
+ * checked); the compiled outputs must be current at the pushed commit; the review-ledger
+ * gate (issue 5) has its say; and the review ledgers, tasks and roles the push changes are
+ * validated at the pushed commit, authorship included ("the real guard", issue 5).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.js';
-import { NULL_SHA, treeEntries } from '../src/git.js';
+import { NULL_SHA, rangeChanges, treeEntries } from '../src/git.js';
 import { Layout } from '../src/layout.js';
 import { commitFiles } from '../src/repo-files.js';
+import { classifyPath, validateFiles } from '../src/validate/index.js';
 import { checkConstraints, parseSkip } from './check.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
@@ -69,8 +71,26 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
     diagnostics.push(...(await driftAt(root, u.localSha)));
     const { reviewPushGate } = await import('../src/review/gate.js');
     diagnostics.push(...(await reviewPushGate({ root, commit: u.localSha, localRef: u.localRef })));
+    diagnostics.push(...(await reviewFilesAt(root, mode, u.localSha)));
   }
   return finish(diagnostics, lines);
+}
+
+const REVIEW_KINDS = new Set(['review-ledger', 'task', 'roles']);
+
+/**
+ * `findings validate` on the review ledgers, tasks and roles that the pushed range changes (all
+ * of them for a base-less branch), at the pushed commit: a waiver or CEO line slipped into a
+ * ledger by someone without the role is refused here, before it reaches the remote.
+ */
+async function reviewFilesAt(root: string, mode: CheckMode, sha: string): Promise<Diagnostic[]> {
+  const candidates =
+    mode.kind === 'range'
+      ? (await rangeChanges(root, mode.from, mode.to)).filter((c) => c.status !== 'D').map((c) => c.path)
+      : (await treeEntries(root, sha, [Layout.agentsDir])).map((e) => e.path);
+  const paths = candidates.filter((p) => p.startsWith(`${Layout.agentsDir}/`) && REVIEW_KINDS.has(classifyPath(p) ?? ''));
+  if (paths.length === 0) return [];
+  return validateFiles(paths, { root, files: commitFiles(root, sha), commit: sha });
 }
 
 /** `findings compile --check` at a commit — when it has finding sources at all (an empty layout has nothing to compile). */

@@ -97,6 +97,29 @@ describe('the push gate (reviewPushGate) on real commits', () => {
   });
 });
 
+describe('pre-push validates the pushed review files', () => {
+  it('refuses a push that carries a waiver forged by someone who is not an auditor', async () => {
+    const r = repo();
+    const remote = tempDir('findings-remote-');
+    r.git('init', '-q', '--bare', remote);
+    r.git('remote', 'add', 'origin', remote);
+    const hook = path.join(r.root, '.git/hooks/pre-push');
+    writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
+    chmodSync(hook, 0o755);
+    await run(r, ['fail', 'T-1', '--findings', path.join(FIXTURES, 'review/findings/valid.json')]);
+    r.commitAll('qa');
+    // `main` names no task, so the open-findings gate has nothing to say: only validation can refuse.
+    expect(r.tryGit(['push', 'origin', 'main']).code).toBe(0);
+    const findingId = (JSON.parse(r.read(LEDGER).split('\n')[1]!) as { finding_id: string }).finding_id;
+    const forged = JSON.stringify({ event_id: 'e'.repeat(32), type: 'waived', task: 'T-1', finding_id: findingId, note: 'fine', actor: 'auditor@example.com', at: NOW });
+    r.write(LEDGER, `${r.read(LEDGER)}${forged}\n`);
+    r.commitAll('sneak a waiver in');
+    const refused = r.tryGit(['push', 'origin', 'main']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain('review/role-not-held');
+  });
+});
+
 describe('merging two branches', () => {
   it('union-merges appended findings without conflict and folds to the right state', async () => {
     const r = repo();
