@@ -30,11 +30,11 @@ export interface InitResult {
 }
 
 /** The template texts shipped in templates/. */
-export async function loadTemplates(): Promise<{ preCommit: string; prePush: string; gitattributes: string }> {
-  const [preCommit, prePush, gitattributes] = await Promise.all(
-    ['husky-pre-commit', 'husky-pre-push', 'gitattributes'].map((n) => readFile(packageFile('templates', n), 'utf8')),
+export async function loadTemplates(): Promise<{ preCommit: string; prePush: string; gitattributes: string; agentsGitignore: string }> {
+  const [preCommit, prePush, gitattributes, agentsGitignore] = await Promise.all(
+    ['husky-pre-commit', 'husky-pre-push', 'gitattributes', 'agents-gitignore'].map((n) => readFile(packageFile('templates', n), 'utf8')),
   );
-  return { preCommit: preCommit!, prePush: prePush!, gitattributes: gitattributes! };
+  return { preCommit: preCommit!, prePush: prePush!, gitattributes: gitattributes!, agentsGitignore: agentsGitignore! };
 }
 
 /** Lines of `wanted` missing from `existing`, appended (null when nothing is missing). Pure. */
@@ -45,6 +45,9 @@ export function appendMissingLines(existing: string | null, wanted: string): str
   const base = existing === null || existing === '' ? '' : existing.endsWith('\n') ? existing : `${existing}\n`;
   return `${base}${missing.join('\n')}\n`;
 }
+
+/** Keeps lock files and interrupted writes' temp files out of commits. */
+export const AGENTS_GITIGNORE = '.agents/.gitignore';
 
 /** The layout folders `init` creates, each kept in git by a `.gitkeep` while empty. */
 export const LAYOUT_DIRS = [Layout.findingsDir, Layout.constraintsDir, Layout.reviewsDir, Layout.tasksDir] as const;
@@ -92,6 +95,8 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
   }
   const attrs = await readOrNull(path.join(root, '.gitattributes'));
   steps.push(await writeText(root, '.gitattributes', appendMissingLines(attrs, t.gitattributes), attrs !== null));
+  const ignore = await readOrNull(path.join(root, AGENTS_GITIGNORE));
+  steps.push(await writeText(root, AGENTS_GITIGNORE, appendMissingLines(ignore, t.agentsGitignore), ignore !== null));
   for (const dir of LAYOUT_DIRS) {
     const abs = path.join(root, dir);
     let entries: string[] = [];

@@ -96,6 +96,9 @@ describe('findings init and doctor', () => {
     expect(repo.read('.husky/pre-push')).toBe('findings hook pre-push "$@"\n');
     expect(repo.read('.gitattributes')).toBe('*.png binary\n.agents/** text eol=lf\n.agents/findings/registry.jsonl merge=union\n.agents/reviews/*.jsonl merge=union\n');
     for (const d of ['findings', 'constraints', 'reviews', 'tasks']) expect(repo.exists(`.agents/${d}/.gitkeep`)).toBe(true);
+    // a lock left by a killed writer is ignored by git, so `git add -A` cannot commit it
+    repo.write('.agents/findings/registry.lock', '{}');
+    expect(repo.git('check-ignore', '.agents/findings/registry.lock').trim()).toBe('.agents/findings/registry.lock');
     const second = await spawnFindings(['init'], { cwd: repo.root });
     expect(second.code).toBe(0);
     expect(second.stdout.split('\n').filter((l) => /^(created|updated) /.test(l))).toEqual([]);
