@@ -200,8 +200,17 @@ async function catFileBatch(dir: string, env: NodeJS.ProcessEnv, shas: readonly 
 export async function remoteCommit(source: ClassifiedSource, ref: string): Promise<{ ok: true; commit: string } | { ok: false; failure: FetchFailure }> {
   if (/^[0-9a-f]{40}$/i.test(ref) || /^[0-9a-f]{64}$/i.test(ref)) return { ok: true, commit: ref.toLowerCase() };
   if (source.kind === 'local' && !existsSync(source.location)) return { ok: false, failure: { kind: 'missing', message: 'does not exist' } };
-  const cwd = source.kind === 'local' ? source.location : tmpdir();
-  const r = await runGit(cwd, [...transportConfig(source), 'ls-remote', '--', source.location, ref], { env: isolatedEnv(undefined) });
+  // Never from inside the source: git would load its local config (core.sshCommand, url.*.insteadOf
+  // can run programs). An empty private bare repository gives ls-remote a harmless config.
+  const dir = mkdtempSync(path.join(tmpdir(), 'findings-pull-'));
+  let r: GitResult;
+  try {
+    const init = await runGit(dir, ['init', '--bare', '--quiet', dir], { env: isolatedEnv(undefined) });
+    if (init.code !== 0) throw new Error(`cannot create a temporary repository: ${gitReason(init)}`);
+    r = await runGit(dir, [...transportConfig(source), 'ls-remote', '--', source.location, ref], { env: isolatedEnv(dir) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   if (r.code !== 0) {
     const kind = /does not appear to be a git repository|not a git repository/i.test(r.stderr) && source.kind === 'local' ? 'not-a-repository' : 'unreachable';
     return { ok: false, failure: { kind, message: gitReason(r) } };

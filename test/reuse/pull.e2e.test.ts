@@ -200,6 +200,17 @@ describe('findings pull (two repositories)', () => {
     expect((await findings(b, 'pull', tempDir(), '--check')).code).toBe(1);
   });
 
+  it('never runs anything from the source repository, not even its local git config', async () => {
+    expect((await findings(b, 'pull', rel)).code).toBe(0);
+    const marker = path.join(tempDir(), 'ran');
+    // A hostile source: its own config would turn the local path into ssh and run a command.
+    a.git('config', `url.ssh://attacker.invalid/x.insteadOf`, a.root);
+    a.git('config', 'core.sshCommand', `touch ${marker}; false`);
+    await findings(b, 'pull', '--check');
+    await findings(b, 'pull', rel);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('--ref pulls a branch and is recorded; --tier seed sets the tier', async () => {
     a.git('checkout', '-q', '-b', 'release');
     a.write(REGISTRY, a.read(REGISTRY).split('\n').filter((l) => !l.includes('"f-a-004"')).join('\n'));
