@@ -36,6 +36,16 @@ export function findingFileProblem(file: string): string | null {
   return null;
 }
 
+/** U+0000–U+001F and U+007F: a line break or tab in `file`/`criterion` would split the one-line rendering. */
+const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
+
+/** `contains a control character (U+000A)` for the first control character of `s`, or null. */
+export function controlCharProblem(s: string): string | null {
+  const m = CONTROL_CHAR.exec(s);
+  if (!m) return null;
+  return `contains a control character (U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}); line breaks, tabs and other control characters are not allowed`;
+}
+
 /** The criterion ids a task offers, for "valid ids are …" messages. */
 export function criterionIds(task: TaskFile | null): string[] {
   return task ? task.criteria.map((c) => c.id) : [];
@@ -100,7 +110,7 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
   if (rawFile !== null) {
     if (typeof rawFile !== 'string') problems.push({ field: 'file', message: 'must be a string' });
     else {
-      const p = findingFileProblem(rawFile);
+      const p = controlCharProblem(rawFile) ?? findingFileProblem(rawFile);
       if (p) problems.push({ field: 'file', message: `${JSON.stringify(rawFile)} ${p}` });
       else file = normalizeRelative(rawFile);
     }
@@ -118,6 +128,7 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
   const rawCriterion = opt('criterion');
   if (rawCriterion !== null) {
     if (typeof rawCriterion !== 'string' || rawCriterion === '') problems.push({ field: 'criterion', message: 'must be a non-empty string' });
+    else if (controlCharProblem(rawCriterion) !== null) problems.push({ field: 'criterion', message: `${JSON.stringify(rawCriterion)} ${controlCharProblem(rawCriterion)!}` });
     else if (task === null) {
       problems.push({ field: 'criterion', message: `cannot be checked: task "${taskId}" has no .agents/tasks/${taskId}.json (create it with \`findings review task ${taskId} --criterion "…"\`)` });
     } else {

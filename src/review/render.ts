@@ -6,7 +6,7 @@ import type { ReviewFinding } from './ledger.js';
  * `:line` only when there is a line, ` → fix` only when there is a fix.
  */
 export function renderFinding(f: Pick<ReviewFinding, 'shortId' | 'file' | 'line' | 'severity' | 'expected' | 'actual' | 'fix'>): string {
-  const place = `${f.file ?? '—'}${f.line !== null ? `:${f.line}` : ''}`;
+  const place = `${f.file !== null ? visibleControls(f.file) : '—'}${f.line !== null ? `:${f.line}` : ''}`;
   const fix = f.fix !== null ? ` → ${oneLine(f.fix)}` : '';
   return `[F-${f.shortId}] ${place} (${f.severity}) — ${oneLine(f.expected)} → ${oneLine(f.actual)}${fix}`;
 }
@@ -14,6 +14,14 @@ export function renderFinding(f: Pick<ReviewFinding, 'shortId' | 'file' | 'line'
 /** A rendering is one line: newlines inside a field become spaces. */
 function oneLine(s: string): string {
   return s.replace(/\s*\r?\n\s*/g, ' ');
+}
+
+/**
+ * A path is shown as it is, except control characters (U+0000–U+001F, U+007F), which producers
+ * refuse but an older ledger line may hold: they are shown as `\u000a` so the rendering stays one line.
+ */
+function visibleControls(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The exact command that resolves a finding (shown by submit and the push gate). */

@@ -61,6 +61,14 @@ describe('finding shape rules', () => {
     ['criterion text not exact', { ...base, criterion: 'Returns 429 over the limit' }, 'criterion'],
     ['unknown field', { ...base, severty: 'nit' }, 'severty'],
     ['bad class', { ...base, class: 'Off By One' }, 'class'],
+    ['line feed in file', { ...base, file: 'src/a\nb.ts' }, 'file'],
+    ['carriage return in file', { ...base, file: 'src/a\rb.ts' }, 'file'],
+    ['tab in file', { ...base, file: 'src/a\tb.ts' }, 'file'],
+    ['NUL in file', { ...base, file: 'src/a\u0000b.ts' }, 'file'],
+    ['U+001F in file', { ...base, file: 'src/a\u001fb.ts' }, 'file'],
+    ['DEL in file', { ...base, file: 'src/a\u007fb.ts' }, 'file'],
+    ['line feed in criterion', { ...base, criterion: 'AC1\n' }, 'criterion'],
+    ['DEL in criterion', { ...base, criterion: 'AC\u007f1' }, 'criterion'],
   ];
   it.each(invalid)('refuses %s, naming the field', (_name, raw, field) => {
     const r = checkFinding(raw, TASK, 'T-1');
@@ -68,6 +76,25 @@ describe('finding shape rules', () => {
     expect('problems' in r && r.problems.map((p) => p.field)).toContain(field);
   });
 
+  it('accepts printable characters next to the control range in file and criterion', () => {
+    expect(checkFinding({ ...base, file: 'src/a b~é😀.ts', criterion: 'AC1' }, TASK, 'T-1')).toHaveProperty('finding');
+  });
+  it('refuses a control character in criterion even when a task criterion text contains it', () => {
+    const task: TaskFile = { id: 'T-1', criteria: [{ id: 'AC1', text: 'two\nlines' }] };
+    const r = checkFinding({ ...base, criterion: 'two\nlines' }, task, 'T-1');
+    expect('problems' in r && r.problems).toEqual([{ field: 'criterion', message: expect.stringContaining('control character (U+000A)') }]);
+  });
+  it.each([
+    ['file', { ...base, file: 'src/a\nb.ts' }, 'findings[1].file: "src/a\\nb.ts" contains a control character (U+000A)'],
+    ['criterion', { ...base, criterion: 'AC1\u0007' }, 'findings[1].criterion: "AC1\\u0007" contains a control character (U+0007)'],
+  ])('a control character in %s refuses the call, naming the finding index and field', (_field, bad, message) => {
+    const p = planFiling({
+      task: 'T-1', origin: 'qa', taskFile: TASK, source: 'F.json', elementLines: [2, 3], issues: [], actor: null, at: '2026-01-01T00:00:00Z', existing: [],
+      findings: [base, bad],
+    });
+    expect(p.events).toEqual([]);
+    expect(p.diagnostics).toEqual([expect.objectContaining({ line: 3, ruleId: 'review/invalid-finding', message: expect.stringContaining(message) })]);
+  });
   it('lists the valid criterion ids when a criterion matches nothing', () => {
     const r = checkFinding({ ...base, criterion: 'AC9' }, TASK, 'T-1');
     expect('problems' in r && r.problems[0]!.message).toContain('valid ids: AC1, AC2');
@@ -158,6 +185,9 @@ describe('renderFinding', () => {
     ['line without file, fix', { file: null, line: 3, fix: 'F' }, '[F-a1b2c3d4] —:3 (blocker) — E → A → F'],
   ])('%s', (_name, parts, expected) => {
     expect(renderFinding({ ...f, ...parts })).toBe(expected);
+  });
+  it('keeps a control character of an older ledger line\'s file on one line', () => {
+    expect(renderFinding({ ...f, file: 'src/a\nb\u007f.ts', line: 2, fix: null })).toBe('[F-a1b2c3d4] src/a\\u000ab\\u007f.ts:2 (blocker) — E → A');
   });
 });
 
