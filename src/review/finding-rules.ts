@@ -160,12 +160,28 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
  * CEO reason or a waiver note (contract: "An empty or placeholder reason is rejected cleanly").
  */
 const PLACEHOLDER_WORDS = new Set([
-  'wip', 'tbd', 'tba', 'todo', 'fixme', 'na', 'none', 'null', 'nil', 'nothing', 'placeholder', 'x', 'xx', 'xxx',
-  'later', 'asdf', 'test', 'reason', 'note', 'no', 'ok', 'nope', 'idk', 'etc', 'tk', 'undefined',
+  'wip', 'tbd', 'tba', 'tbc', 'todo', 'fixme', 'na', 'none', 'null', 'nil', 'nothing', 'placeholder', 'x', 'xx', 'xxx',
+  'later', 'fixlater', 'pending', 'soon', 'asdf', 'test', 'reason', 'note', 'no', 'ok', 'nope', 'idk', 'etc', 'tk', 'undefined',
 ]);
 
-/** Whether a free-text reason is empty or a placeholder. Pure, case-insensitive. */
+/**
+ * Words that carry no content of their own: a text made only of these and placeholder words
+ * ("fix later", "TODO: later", "wip for now", "will do") is still a placeholder. `n` and `a` let
+ * "n / a" split into words.
+ */
+const FILLER_WORDS = new Set([
+  'n', 'a', 'fix', 'me', 'it', 'to', 'do', 'be', 'done', 'will', 'for', 'now', 'yet', 'then', 'and', 'or', 'tomorrow', 'more', 'see', 'above', 'below',
+]);
+
+/**
+ * Whether a free-text reason is empty or a placeholder: nothing once punctuation and spaces are
+ * removed, a placeholder word once squashed ("T.B.D.", "n/a"), or only placeholder and filler
+ * words ("pending", "TODO: later", "fix later"). Pure, case-insensitive.
+ */
 export function isPlaceholder(text: string): boolean {
-  const letters = text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-  return letters === '' || PLACEHOLDER_WORDS.has(letters);
+  const folded = text.normalize('NFKC').toLowerCase();
+  const letters = folded.replace(/[^\p{L}\p{N}]+/gu, '');
+  if (letters === '' || PLACEHOLDER_WORDS.has(letters)) return true;
+  const words = folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return words.every((w) => PLACEHOLDER_WORDS.has(w) || FILLER_WORDS.has(w));
 }

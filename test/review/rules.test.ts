@@ -218,7 +218,17 @@ describe('placeholders', () => {
   it.each(['', '   ', 'wip', 'WIP', 'tbd', 'TODO', 'n/a', 'N/A', 'na', 'none', '-', '...', '…', '?', '??', 'T.B.D.', ' None. ', 'fixme'])('%j is a placeholder', (s) => {
     expect(isPlaceholder(s)).toBe(true);
   });
-  it.each(['pricing page is wrong', 'cosmetic, tracked in T-9', 'no'.concat(' tests for the retry path')])('%j is a reason', (s) => {
+  it.each([
+    'pending', 'Pending.', 'TODO: later', 'todo later', 'fix later', 'Fix later!', 'fixlater', 'later', 'soon', 'tbc', 'TBA', 'null', 'nil', 'xxx',
+    'wip for now', 'tbd - n/a', 'n / a', 'None yet', 'pending, soon', 'will do', 'fix me', 'TODO(later)', 'later...', '  pending  ',
+  ])('%j is a placeholder (only placeholder words)', (s) => {
+    expect(isPlaceholder(s)).toBe(true);
+  });
+  it.each([
+    'pricing page is wrong', 'cosmetic, tracked in T-9', 'no'.concat(' tests for the retry path'),
+    'pending legal review of the license', 'fix later: the retry loop leaks sockets', 'TODO list in README is out of date', 'ship it after 2026-04-01',
+    'none of the criteria are met', 'later than agreed: launch is 2026-05', 'n/a in EU markets: the price is missing',
+  ])('%j is a reason', (s) => {
     expect(isPlaceholder(s)).toBe(false);
   });
 });
