@@ -11,13 +11,18 @@ import type { ArtifactFrontMatter, RegistryEntry } from '../src/types.js';
 import { inlineText, listText, renderTemplate, template, yamlValue } from './render.js';
 
 /**
- * The canonical entry per dedup_key: the last line that carries the key wins (writers merge by
- * dedup_key, so several lines only appear after `merge=union`; the latest one holds the current
- * lifecycle). If two keys then share an id, the later line wins and the other is reported.
+ * The canonical entry per dedup_key: the first `active` line with the key, else the last line
+ * with it — the same choice as the registry writer and ranking (src/registry/document.ts
+ * `byDedupKey`). Several lines per key only appear after `merge=union` or when `findings retire`
+ * retired one of them; retiring one line must not retire the key's active finding. If two keys
+ * then share an id, the later line wins and the other is reported.
  */
 export function canonicalEntries(lines: readonly RegistryLine[]): { entries: RegistryLine[]; diagnostics: Diagnostic[] } {
   const byKey = new Map<string, RegistryLine>();
-  for (const l of lines) byKey.set(l.entry.dedup_key, l);
+  for (const l of lines) {
+    const held = byKey.get(l.entry.dedup_key);
+    if (held === undefined || held.entry.status !== 'active') byKey.set(l.entry.dedup_key, l);
+  }
   const byId = new Map<string, RegistryLine>();
   const diagnostics: Diagnostic[] = [];
   for (const l of [...byKey.values()].sort((a, b) => a.line - b.line)) {

@@ -1,0 +1,40 @@
+/** Regression tests for reviewed compiler defects (one describe per defect). */
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, runFindings, tempDir, type TestRepo } from '../helpers/repo.js';
+
+const REG = (id: string, extra: Record<string, unknown> = {}): string =>
+  `${JSON.stringify({
+    id, version: 1, tier: 'local', source: { repo: 'r', session: 's', file: 'f.md', skill: 'k' }, date: '2026-01-01', severity: 'significant', category: 'test-gap',
+    pattern: `Pattern ${id}`, detection_question: 'Q?', checklist_item: 'Do.', applicable_languages: ['ts'], applicable_when: ['test-gap'], status: 'active',
+    superseded_by: null, dedup_key: `test-gap|pattern-${id}|test-gap`, hit_count: 0, last_cited: null, ttl_days: 30, confidence: 'high', ...extra,
+  })}\n`;
+
+type Json = { code: number; diagnostics: { ruleId: string; severity: string; message: string; file: string; line: number }[]; changes: { path: string; action: string }[] };
+const compileJson = async (repo: TestRepo, ...args: string[]): Promise<Json> => {
+  const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
+  return { code: r.code, ...(JSON.parse(r.stdout) as Omit<Json, 'code'>) };
+};
+
+describe('defect 1: the canonical line per dedup_key is the active one, else the latest', () => {
+  const key = { dedup_key: 'test-gap|shared|test-gap' };
+  it('promotes the active line when a later line with the same key is retired', async () => {
+    const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-a', key) + REG('f-b', { ...key, status: 'retired' }) });
+    const r = await compileJson(repo);
+    expect(r.code).toBe(0);
+    expect(repo.exists('.agents/findings/f-a.md')).toBe(true);
+    expect(repo.exists('.agents/planning-rules/f-a.md')).toBe(true);
+  });
+
+  it('`findings retire` of one duplicate leaves the active finding compiled', async () => {
+    const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-a', key) + REG('f-b', key) });
+    await compileJson(repo);
+    expect(repo.exists('.agents/planning-rules/f-a.md')).toBe(true);
+    expect((await runFindings(['retire', 'f-b', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
+    const r = await compileJson(repo);
+    expect(r.code).toBe(0);
+    expect(repo.read('.agents/findings/f-a.md')).toContain('status: "active"');
+    expect(repo.exists('.agents/planning-rules/f-a.md')).toBe(true);
+  });
+});
