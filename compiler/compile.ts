@@ -121,6 +121,8 @@ export function compile(inputs: CompileInputs): CompileResult {
       diagnostics.push(
         diagnostic({ file: target.path, line: findingKeyLine(target, 'status'), severity: 'warning', ruleId: 'compiler/lifecycle', message: `registry line ${line} marks "${entry.id}" ${entry.status}, but the artifact's front matter has no plain top-level "status:" line to update; set it by hand` }),
       );
+      // The registry's retirement still holds for the outputs: no rule, no check, no live entry.
+      findings.set(target.id, { ...target, data: { ...target.data, status: entry.status } });
       continue;
     }
     outputs.set(target.path, edited);

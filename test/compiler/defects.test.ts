@@ -38,3 +38,39 @@ describe('defect 1: the canonical line per dedup_key is the active one, else the
     expect(repo.exists('.agents/planning-rules/f-a.md')).toBe(true);
   });
 });
+
+function mechanical(id: string, statusLine = 'status: "active"', targets = '["plan", "pre-mortem", "constraint"]'): string {
+  return [
+    '---', `id: "${id}"`, 'type: "finding"', 'date: "2026-01-02"', 'source_skill: "k"', 'source_artifact: "a.md"', `title: "T ${id}"`, 'summary: "S"', 'pattern: "P"',
+    'detection_question: "Q?"', 'checklist_item: "C."', 'severity: "significant"', 'detectability: "mechanical"', statusLine,
+    `compiler_targets: ${targets}`, 'scope_tags: ["test-gap"]', `dedup_key: "k|${id}|test-gap"`, 'applicable_when: ["test-gap"]', 'applicable_languages: []',
+    'compiler:', '  detector:', '    kind: "regex"', '    pattern: "eval\\\\("', '  evidence:',
+    `    positive_refs: [".agents/constraints/fixtures/${id}/bad.txt"]`, `    negative_control_refs: [".agents/constraints/fixtures/${id}/good.txt"]`, '---', '', 'Body.', '',
+  ].join('\n');
+}
+function withFixtures(repo: TestRepo, id: string): void {
+  repo.write(`.agents/constraints/fixtures/${id}/bad.txt`, 'eval(1)\n');
+  repo.write(`.agents/constraints/fixtures/${id}/good.txt`, 'ok\n');
+}
+const indexEntries = (repo: TestRepo): { id: string; status: string; enforcement_mode: string; evidence: Record<string, unknown> }[] =>
+  (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string; status: string; enforcement_mode: string; evidence: Record<string, unknown> }[] }).constraints;
+
+describe('defect 3: a registry retirement holds even when the artifact cannot be edited', () => {
+  it('warns, and leaves no planning rule, no pre-mortem check and only a retired index entry', async () => {
+    const repo = makeRepo({ '.agents/findings/f-m.md': mechanical('f-m', '"status": "active"') });
+    withFixtures(repo, 'f-m');
+    await compileJson(repo);
+    expect(repo.exists('.agents/planning-rules/f-m.md')).toBe(true);
+    expect(repo.exists('.agents/pre-mortem-checks/f-m.md')).toBe(true);
+    expect(indexEntries(repo).map((e) => e.status)).toEqual(['shadow']);
+    repo.write('.agents/findings/registry.jsonl', REG('f-m', { status: 'retired', dedup_key: 'k|f-m|test-gap' }));
+    const r = await compileJson(repo);
+    expect(r.code).toBe(0);
+    expect(r.diagnostics.map((d) => d.ruleId)).toContain('compiler/lifecycle');
+    expect(repo.read('.agents/findings/f-m.md')).toContain('"status": "active"');
+    expect(repo.exists('.agents/planning-rules/f-m.md')).toBe(false);
+    expect(repo.exists('.agents/pre-mortem-checks/f-m.md')).toBe(false);
+    expect(indexEntries(repo).map((e) => `${e.status}/${e.enforcement_mode}`)).toEqual(['retired/off']);
+    expect((await compileJson(repo, '--check')).code).toBe(0);
+  });
+});
