@@ -57,6 +57,7 @@ export function parseArtifact(text: Buffer | string, file: string, cache: ParseC
 }
 
 const asText = (b: Buffer | string): string => (typeof b === 'string' ? b : b.toString('utf8'));
+const BOM = '\uFEFF';
 
 /** Compiles findings into outputs. Pure: same inputs, same bytes, whatever the clock or locale. */
 export function compile(inputs: CompileInputs): CompileResult {
@@ -125,7 +126,8 @@ export function compile(inputs: CompileInputs): CompileResult {
       findings.set(target.id, { ...target, data: { ...target.data, status: entry.status } });
       continue;
     }
-    outputs.set(target.path, edited);
+    // decodeText drops a UTF-8 BOM; put it back so only the lifecycle lines change.
+    outputs.set(target.path, text.startsWith(BOM) ? BOM + edited : edited);
     findings.set(target.id, recheck.finding);
   }
 

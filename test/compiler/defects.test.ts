@@ -74,3 +74,17 @@ describe('defect 3: a registry retirement holds even when the artifact cannot be
     expect((await compileJson(repo, '--check')).code).toBe(0);
   });
 });
+
+describe('defect 7: carrying a lifecycle change keeps every other byte, a UTF-8 BOM included', () => {
+  it('rewrites only the status line of a BOM + CRLF artifact', async () => {
+    const original = `\uFEFF${mechanical('f-m').replace(/\n/g, '\r\n')}`;
+    const repo = makeRepo({ '.agents/findings/f-m.md': original, '.agents/findings/registry.jsonl': REG('f-m', { status: 'retired', dedup_key: 'k|f-m|test-gap' }) });
+    withFixtures(repo, 'f-m');
+    const r = await compileJson(repo);
+    expect(r.code).toBe(0);
+    const bytes = readFileSync(path.join(repo.root, '.agents/findings/f-m.md'));
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(bytes.toString('utf8')).toBe(original.replace('status: "active"\r\n', 'status: "retired"\r\n'));
+    expect((await compileJson(repo, '--check')).code).toBe(0);
+  });
+});
