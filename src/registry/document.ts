@@ -134,12 +134,19 @@ export class MutableRegistry implements RegistryDocument {
     this.dirtyFlag = true;
   }
 
-  append(entry: RegistryEntry): void {
+  /** Appends a new line; returns its 1-based line number. */
+  append(entry: RegistryEntry): number {
     // A last line without a terminator gets one before the new line (joinLines does it).
     const text = serializeEntry(entry);
     const raw: RawLine = { line: this.slots.length + 1, text, eol: this.eol };
     this.slots.push({ text, eol: this.eol });
     this.put({ line: raw.line, entry: structuredClone(entry), raw });
+    return raw.line;
+  }
+
+  /** The valid entry on this 1-based line, if any. */
+  entryAt(line: number): RegistryLine | undefined {
+    return this.lineEntries.get(line);
   }
 
   /** Returns whether the line's content changed. */

@@ -31,3 +31,17 @@ export function schemaMessage(problems: readonly string[]): string {
   const parts = missing.length === 0 ? [] : [missing.length === 1 ? `missing required field ${missing[0]}` : `missing required fields ${missing.join(', ')}`];
   return `not a valid registry entry: ${[...parts, ...other].join('; ')}`;
 }
+
+/**
+ * The `registry/superseded-by` rule of `findings validate`, for one line: a superseded line must
+ * name a replacement that is not itself and that `exists`. Returns the problem, or null. Pure.
+ * Shared by the strict validator and the writer, so the writer never writes a line validate rejects.
+ */
+export function supersededByProblem(entry: { id?: unknown; status?: unknown; superseded_by?: unknown }, exists: (id: string) => boolean): string | null {
+  if (entry.status !== 'superseded') return null;
+  const target = entry.superseded_by;
+  if (typeof target !== 'string' || target === '') return 'status "superseded" requires superseded_by naming the replacement id';
+  if (target === entry.id) return `superseded_by "${target}" names the entry itself`;
+  if (!exists(target)) return `superseded_by "${target}" names no registry entry`;
+  return null;
+}

@@ -11,7 +11,7 @@ import { isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
 import { describeErrors, validator } from '../schema.js';
 import type { ValidateContext, ValidateTarget } from '../validate/index.js';
 import { leadingYamlBlock } from './reader.js';
-import { dedupKeyWarnings, schemaMessage } from './rules.js';
+import { dedupKeyWarnings, schemaMessage, supersededByProblem } from './rules.js';
 
 /** Calls `fn(text, lineNo)` for each line, BOM stripped, CRLF accepted; no array of lines is built. */
 function forEachLine(text: string, fn: (line: string, lineNo: number) => void): void {
@@ -86,14 +86,10 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
       else activeKey.set(key, n);
     }
     if (superseded) {
-      const target = value['superseded_by'];
-      if (typeof target !== 'string' || target === '') {
-        out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/superseded-by', message: 'status "superseded" requires superseded_by naming the replacement id' }));
-      } else if (target === id) {
-        out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/superseded-by', message: `superseded_by "${target}" names the entry itself` }));
-      } else {
-        pendingSupersede.push({ line: n, id: typeof id === 'string' ? id : '', target });
-      }
+      // Existence is checked after the pass: the replacement may come later in the file.
+      const problem = supersededByProblem(value, () => true);
+      if (problem !== null) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/superseded-by', message: problem }));
+      else pendingSupersede.push({ line: n, id: typeof id === 'string' ? id : '', target: value['superseded_by'] as string });
     }
     if (schemaOk) {
       const entry = value as { dedup_key: string; category: string; applicable_when: string[] };

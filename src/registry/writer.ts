@@ -18,7 +18,7 @@ import { resolveInsideRoot } from '../paths.js';
 import { validate } from '../schema.js';
 import type { RegistryEntry } from '../types.js';
 import { MutableRegistry, type RegistryDocument } from './document.js';
-import { dedupKeyWarnings, schemaMessage } from './rules.js';
+import { dedupKeyWarnings, schemaMessage, supersededByProblem } from './rules.js';
 import { normalizeDedupKey } from './normalize.js';
 
 export type { RegistryDocument } from './document.js';
@@ -156,19 +156,17 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
 function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], source: string): AddResult {
   const result: AddResult = { diagnostics: [], appended: [], updated: [], unchanged: [] };
   const touched = new Map<string, 'appended' | 'updated' | 'unchanged'>();
-  const batchIds = new Set(entries.map((e) => e.id));
+  // Which input wrote which line, so the merged result can be checked once the batch is in.
+  const written: { line: number; where: string; input: RegistryEntry }[] = [];
   entries.forEach((entry, i) => {
     const where = label(i, entry);
     const existing = doc.byDedupKey(entry.dedup_key);
-    if (entry.status === 'superseded' && entry.superseded_by !== null && !doc.byId(entry.superseded_by) && !batchIds.has(entry.superseded_by)) {
-      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/superseded-by', message: `${where}: superseded_by "${entry.superseded_by}" names no registry entry` }));
-      return;
-    }
     if (existing) {
       const merged = mergeEntry(existing.entry, entry);
       const id = merged.id;
       const state = doc.replace(existing.line, merged) ? 'updated' : 'unchanged';
       if (touched.get(id) !== 'appended' && touched.get(id) !== 'updated') touched.set(id, state);
+      written.push({ line: existing.line, where, input: entry });
       return;
     }
     const clash = doc.byId(entry.id);
@@ -176,11 +174,33 @@ function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], sour
       result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/duplicate-id', message: `${where}: id "${entry.id}" is already used by ${Layout.registry}:${clash.line} (dedup_key "${clash.entry.dedup_key}")` }));
       return;
     }
-    doc.append(entry);
+    written.push({ line: doc.append(entry), where, input: entry });
     touched.set(entry.id, 'appended');
   });
+  result.diagnostics.push(...supersededByDiagnostics(doc, written, source));
   for (const [id, state] of touched) result[state].push(id);
   return result;
+}
+
+/**
+ * `findings validate`'s `registry/superseded-by` rule on the lines a batch wrote, as they stand
+ * after merging (a merge keeps the existing id, so `f-z` superseded by `f-y` merged into `f-y`
+ * would name itself). A later entry of the batch may be the replacement.
+ */
+function supersededByDiagnostics(doc: MutableRegistry, written: readonly { line: number; where: string; input: RegistryEntry }[], source: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<number>();
+  for (const w of [...written].reverse()) {
+    const current = doc.entryAt(w.line);
+    if (current === undefined) continue;
+    const problem = supersededByProblem(current.entry, (id) => doc.byId(id) !== undefined);
+    // A line written twice by the batch is reported once, for its last writer.
+    if (problem === null || seen.has(w.line)) continue;
+    seen.add(w.line);
+    const merged = current.entry.id === w.input.id ? '' : `merged into "${current.entry.id}" (same dedup_key), whose `;
+    out.push(diagnostic({ file: source, ruleId: 'registry/superseded-by', message: `${w.where}: ${merged}${problem}` }));
+  }
+  return out.reverse();
 }
 
 /**
@@ -197,7 +217,7 @@ export async function addEntries(root: string, inputs: readonly unknown[], optio
     const real = doc as MutableRegistry;
     // Dry run on a copy so that an error in entry 7 leaves entries 1–6 unwritten too.
     const trial = applyAdds(real.clone(), checked.entries, source);
-    if (trial.diagnostics.length > 0) return trial;
+    if (trial.diagnostics.length > 0) return { diagnostics: trial.diagnostics, appended: [], updated: [], unchanged: [] };
     const done = applyAdds(real, checked.entries, source);
     return { ...done, diagnostics: keptLineWarnings(doc) };
   });
@@ -227,18 +247,14 @@ export async function retireEntries(root: string, changes: readonly RetireChange
         diagnostics.push(unknownId(c.id));
         continue;
       }
-      if (c.supersededBy !== undefined) {
-        if (c.supersededBy === c.id) {
-          diagnostics.push(diagnostic({ file: Layout.registry, ruleId: 'registry/superseded-by', message: `"${c.id}" cannot be superseded by itself` }));
-          continue;
-        }
-        if (!doc.byId(c.supersededBy)) {
-          diagnostics.push(diagnostic({ file: Layout.registry, ruleId: 'registry/superseded-by', message: `replacement "${c.supersededBy}" names no registry entry` }));
-          continue;
-        }
-      }
       const entry: RegistryEntry =
         c.supersededBy === undefined ? { ...target.entry, status: 'retired', superseded_by: null } : { ...target.entry, status: 'superseded', superseded_by: c.supersededBy };
+      // The same rule validate applies: no self-reference, the replacement must exist.
+      const problem = supersededByProblem(entry, (id) => doc.byId(id) !== undefined);
+      if (problem !== null) {
+        diagnostics.push(diagnostic({ file: Layout.registry, ruleId: 'registry/superseded-by', message: `"${c.id}": ${problem}` }));
+        continue;
+      }
       plan.push({ line: target.line, entry });
     }
     if (diagnostics.length === 0) for (const p of plan) doc.replace(p.line, p.entry);

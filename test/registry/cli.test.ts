@@ -53,6 +53,18 @@ describe('findings add', () => {
     expect((await runFindings(['add', '--root', repo.root, '--file', 'nope.json'], { cwd: repo.root })).code).toBe(2);
     expect((await runFindings(['add', '-', '--root', repo.root, '--file', MINIMAL], { cwd: repo.root })).code).toBe(2);
   });
+  it('never writes a line validate rejects: self-supersede, directly or via a dedup_key merge (exit 1)', async () => {
+    const repo = makeRepo();
+    const self = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'f-x', status: 'superseded', superseded_by: 'f-x' })) });
+    expect([self.code, repo.exists(REGISTRY)]).toEqual([1, false]);
+    expect(self.stdout).toContain('names the entry itself');
+    const original = jsonl(entry({ id: 'f-y' }));
+    repo.write(REGISTRY, original);
+    const merged = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'f-z', status: 'superseded', superseded_by: 'f-y' })) });
+    expect(merged.code).toBe(1);
+    expect(repo.read(REGISTRY)).toBe(original);
+    expect((await runFindings(['validate', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
+  });
   it('a registry that cannot be read (a directory): exit 2, no lock left', async () => {
     const repo = makeRepo();
     mkdirSync(path.join(repo.root, REGISTRY), { recursive: true });
@@ -85,6 +97,8 @@ describe('findings cite and retire', () => {
   it('retire and supersede', async () => {
     const repo = makeRepo({ [REGISTRY]: registry });
     expect((await runFindings(['retire', 'f-1', '--superseded-by', 'f-7', '--root', repo.root], { cwd: repo.root })).code).toBe(1);
+    const self = await runFindings(['retire', 'f-1', '--superseded-by', 'f-1', '--root', repo.root], { cwd: repo.root });
+    expect([self.code, self.stdout.includes('names the entry itself')]).toEqual([1, true]);
     expect(repo.read(REGISTRY)).toBe(registry);
     expect((await runFindings(['retire', 'f-1', '--superseded-by', 'f-2', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
     expect((await runFindings(['retire', 'f-2', '--root', repo.root], { cwd: repo.root })).code).toBe(0);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRegistry } from '../../src/registry/reader.js';
+import { validateRegistryText } from '../../src/registry/validate.js';
 import { addEntries, citeEntries, fillEntry, mergeEntry, retireEntries, updateRegistry } from '../../src/registry/writer.js';
 import type { RegistryEntry } from '../../src/types.js';
 import { SHARED, tempDir } from '../helpers/repo.js';
@@ -91,6 +92,33 @@ describe('addEntries', () => {
     const r = await addEntries(repo.root, [entry({ status: 'superseded', superseded_by: 'f-nope' })]);
     expect(r.diagnostics.map((d) => d.ruleId)).toEqual(['registry/superseded-by']);
     expect(existsSync(path.join(repo.root, REGISTRY))).toBe(false);
+  });
+  it('refuses what validate would reject: a self-supersede, directly or through a merge; nothing written', async () => {
+    const self = repoWith();
+    const r1 = await addEntries(self.root, [entry({ id: 'f-x', status: 'superseded', superseded_by: 'f-x' })]);
+    expect(r1.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([['registry/superseded-by', 'entry 1 (id "f-x"): superseded_by "f-x" names the entry itself']]);
+    expect(existsSync(path.join(self.root, REGISTRY))).toBe(false);
+
+    const original = jsonl(entry({ id: 'f-y' }));
+    const merge = repoWith(original);
+    const r2 = await addEntries(merge.root, [entry({ id: 'f-z', status: 'superseded', superseded_by: 'f-y' })]);
+    expect(r2.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([
+      ['registry/superseded-by', 'entry 1 (id "f-z"): merged into "f-y" (same dedup_key), whose superseded_by "f-y" names the entry itself'],
+    ]);
+    expect(r2.updated).toEqual([]);
+    expect(merge.text()).toBe(original);
+  });
+  it('checks superseded_by on the merged result: a batch id merged away is not a replacement', async () => {
+    const original = jsonl(entry({ id: 'f-y' }));
+    const repo = repoWith(original);
+    // f-w lands in f-y's line (same key), so "f-w" is no id of the registry afterwards.
+    const r = await addEntries(repo.root, [entry({ id: 'f-a', pattern: 'Other', status: 'superseded', superseded_by: 'f-w' }), entry({ id: 'f-w' })]);
+    expect(r.diagnostics.map((d) => d.ruleId)).toEqual(['registry/superseded-by']);
+    expect(repo.text()).toBe(original);
+    // A replacement appended later in the same batch is fine, and validate agrees.
+    const ok = await addEntries(repo.root, [entry({ id: 'f-a', pattern: 'Other', status: 'superseded', superseded_by: 'f-b' }), entry({ id: 'f-b', pattern: 'Third' })]);
+    expect(ok.diagnostics).toEqual([]);
+    expect(validateRegistryText(REGISTRY, repo.text())).toEqual([]);
   });
   it('keeps unparseable lines byte for byte where they stand (the agentops registry)', async () => {
     const original = readFileSync(path.join(SHARED, 'reference/agentops/.agents/findings/registry.jsonl'), 'utf8');
