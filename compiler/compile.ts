@@ -10,7 +10,7 @@
  */
 import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
-import { decodeText, findFence, yamlBetweenFences, type FrontMatterResult } from '../src/frontmatter.js';
+import { decodeText, findFence, MAX_FRONT_MATTER_FILE_BYTES, yamlBetweenFences, type FrontMatterResult } from '../src/frontmatter.js';
 import { artifactPath, Layout, planningRulePath, preMortemCheckPath, SAFE_ID } from '../src/layout.js';
 import type { RegistryLine } from '../src/registry/reader.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
@@ -99,6 +99,12 @@ export function compile(inputs: CompileInputs): CompileResult {
       }
       const path = artifactPath(entry.id);
       const text = renderPromotedArtifact(entry);
+      const size = Buffer.byteLength(text);
+      if (size > MAX_FRONT_MATTER_FILE_BYTES) {
+        // Every later compile and validate would refuse the file (artifact/too-large).
+        diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'compiler/too-large', message: `"${entry.id}" is not promoted: its artifact would be ${size} bytes, over the ${MAX_FRONT_MATTER_FILE_BYTES}-byte artifact cap; shorten the registry line's text fields` }));
+        continue;
+      }
       const data = promotedFrontMatter(entry);
       const fence = findFence(text, path);
       const yaml = fence.ok ? yamlBetweenFences(text, fence.fence) : '';

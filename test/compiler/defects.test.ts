@@ -88,3 +88,19 @@ describe('defect 7: carrying a lifecycle change keeps every other byte, a UTF-8 
     expect((await compileJson(repo, '--check')).code).toBe(0);
   });
 });
+
+describe('defect 5: no promotion of an artifact over the size cap', () => {
+  it('warns naming the registry line and promotes nothing for it; the rest compiles and validates', async () => {
+    const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-ok') + REG('f-big', { pattern: 'x'.repeat(400 * 1024) }) });
+    const r = await compileJson(repo);
+    expect(r.code).toBe(0);
+    const d = r.diagnostics.find((x) => x.ruleId === 'compiler/too-large');
+    expect(d).toMatchObject({ file: '.agents/findings/registry.jsonl', line: 2, severity: 'warning' });
+    expect(repo.exists('.agents/findings/f-big.md')).toBe(false);
+    expect(repo.exists('.agents/findings/f-ok.md')).toBe(true);
+    const again = await compileJson(repo);
+    expect(again.code).toBe(0);
+    expect(again.changes).toEqual([]);
+    expect(again.diagnostics.map((x) => x.ruleId)).not.toContain('artifact/too-large');
+  });
+});
