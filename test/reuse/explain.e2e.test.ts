@@ -99,6 +99,9 @@ describe('findings explain', () => {
     expect(Object.keys(first.chain.constraint!)).toEqual(['id', 'file', 'line', 'finding_id', 'title', 'status', 'enforcement_mode', 'tier', 'measurement']);
     expect(Object.keys(first.chain.constraint!.measurement!)).toEqual(['file', 'line', 'measured_at_commit', 'samples', 'hits', 'labelled', 'true_positives', 'false_positives', 'precision', 'labelled_hits']);
     expect(Object.keys(first.chain.constraint!.measurement!.labelled_hits[0]!)).toEqual(['id', 'file', 'line', 'at', 'label']);
+    expect(Object.keys(first.chain.constraint!.measurement!.labelled_hits[0]!.at)).toEqual(['commit', 'path', 'line']);
+    expect(Object.keys(first.chain.registry!.source)).toEqual(['repo', 'session', 'file', 'skill']);
+    expect(Object.keys(first.chain.review_findings[0]!.at)).toEqual(['file', 'line']);
     expect(Object.keys(first.chain.artifact!)).toEqual(['id', 'file', 'line', 'title', 'status', 'tier', 'detectability']);
     expect(Object.keys(first.chain.registry!)).toEqual(['id', 'file', 'line', 'status', 'tier', 'superseded_by', 'source', 'date', 'hit_count', 'last_cited', 'dedup_key']);
     expect(Object.keys(first.chain.candidate!)).toEqual(['class_key', 'file', 'line', 'derived', 'recurrence_count', 'advisory', 'evidence']);

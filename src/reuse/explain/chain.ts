@@ -153,73 +153,52 @@ export interface ExplainChain {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Key order of the JSON form (docs/reuse.md). */
-export const EXPLAIN_KEY_ORDER = [
-  'query',
-  'matched',
-  'constraint',
-  'artifact',
-  'registry',
-  'candidate',
-  'review_findings',
-  'tasks',
-  'pulled_from',
-  'diagnostics',
-  'id',
-  'short_id',
-  'class_key',
-  'url',
-  'task',
-  'objective',
-  'file',
-  'line',
-  'column',
-  'finding_id',
-  'title',
-  'status',
-  'enforcement_mode',
-  'tier',
-  'detectability',
-  'superseded_by',
-  'source',
-  'repo',
-  'session',
-  'skill',
-  'date',
-  'hit_count',
-  'last_cited',
-  'dedup_key',
-  'derived',
-  'recurrence_count',
-  'advisory',
-  'evidence',
-  'round',
-  'rounds',
-  'origin',
-  'origins',
-  'severity',
-  'at',
-  'commit',
-  'path',
-  'expected',
-  'actual',
-  'fix',
-  'evidence_ref',
-  'label',
-  'ref',
-  'measurement',
-  'measured_at_commit',
-  'samples',
-  'hits',
-  'labelled',
-  'true_positives',
-  'false_positives',
-  'precision',
-  'labelled_hits',
-  'ruleId',
-  'message',
-  'notes',
-] as const;
+/**
+ * The key order of one object of the JSON form and of the objects nested in it, by key (a list's
+ * elements share one shape). Each object has its own order (docs/reuse.md, "JSON shape"): one
+ * global list cannot give `at` as commit, path, line in a labelled hit and `source` as repo,
+ * session, file, skill in the registry link.
+ */
+export interface KeyShape {
+  readonly keys: readonly string[];
+  readonly nested?: Readonly<Record<string, KeyShape>>;
+}
+
+const DIAGNOSTIC_SHAPE: KeyShape = { keys: ['file', 'line', 'column', 'severity', 'ruleId', 'message', 'notes'] };
+
+/** Key order of `findings explain --format json`, object by object (docs/reuse.md). */
+export const EXPLAIN_SHAPE: KeyShape = {
+  keys: ['query', 'matched', 'constraint', 'artifact', 'registry', 'candidate', 'review_findings', 'tasks', 'pulled_from', 'diagnostics'],
+  nested: {
+    constraint: {
+      keys: ['id', 'file', 'line', 'finding_id', 'title', 'status', 'enforcement_mode', 'tier', 'measurement'],
+      nested: {
+        measurement: {
+          keys: ['file', 'line', 'measured_at_commit', 'samples', 'hits', 'labelled', 'true_positives', 'false_positives', 'precision', 'labelled_hits'],
+          nested: {
+            labelled_hits: { keys: ['id', 'file', 'line', 'at', 'label'], nested: { at: { keys: ['commit', 'path', 'line'] } } },
+          },
+        },
+      },
+    },
+    artifact: { keys: ['id', 'file', 'line', 'title', 'status', 'tier', 'detectability'] },
+    registry: {
+      keys: ['id', 'file', 'line', 'status', 'tier', 'superseded_by', 'source', 'date', 'hit_count', 'last_cited', 'dedup_key'],
+      nested: { source: { keys: ['repo', 'session', 'file', 'skill'] } },
+    },
+    candidate: {
+      keys: ['class_key', 'file', 'line', 'derived', 'recurrence_count', 'advisory', 'evidence'],
+      nested: { evidence: { keys: ['task', 'objective', 'file', 'line', 'finding_id', 'round', 'origin'] } },
+    },
+    review_findings: {
+      keys: ['id', 'short_id', 'task', 'objective', 'file', 'line', 'status', 'round', 'origin', 'severity', 'at', 'expected', 'actual', 'fix', 'evidence_ref'],
+      nested: { at: { keys: ['file', 'line'] } },
+    },
+    tasks: { keys: ['task', 'objective', 'file', 'line', 'rounds', 'origins'] },
+    pulled_from: { keys: ['url', 'file', 'line', 'tier', 'commit', 'ref'] },
+    diagnostics: DIAGNOSTIC_SHAPE,
+  },
+};
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 

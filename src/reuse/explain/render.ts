@@ -1,6 +1,5 @@
 /** Renders an explain chain: stylish text for people, stable JSON for tools (docs/reuse.md). Pure. */
-import { stableStringify } from '../../json-stable.js';
-import { EXPLAIN_KEY_ORDER, type ExplainChain } from './chain.js';
+import { EXPLAIN_SHAPE, type ExplainChain, type KeyShape } from './chain.js';
 
 const at = (file: string, line: number): string => (line > 0 ? `${file}:${line}` : file);
 const pct = (p: number | null): string => (p === null ? 'not measured (no labelled hits)' : `${(Math.round(p * 1000) / 10).toFixed(1)}%`);
@@ -56,7 +55,24 @@ export function renderExplainText(c: ExplainChain): string {
   return `${out.join('\n')}\n`;
 }
 
-/** The stable JSON document (fixed key order, 2-space indent, final newline). */
+/**
+ * `value` with each object's keys in its shape's order (keys the shape does not name follow in
+ * code-unit order; `undefined` values are left out). Lists keep their order.
+ */
+function ordered(value: unknown, shape: KeyShape | undefined): unknown {
+  if (Array.isArray(value)) return value.map((v) => ordered(v, shape));
+  if (typeof value !== 'object' || value === null) return value;
+  const obj = value as Record<string, unknown>;
+  const named = shape?.keys ?? [];
+  const rest = Object.keys(obj).filter((k) => !named.includes(k)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of [...named, ...rest]) {
+    if (Object.prototype.hasOwnProperty.call(obj, k) && obj[k] !== undefined) out[k] = ordered(obj[k], shape?.nested?.[k]);
+  }
+  return out;
+}
+
+/** The stable JSON document (each object in its documented key order, 2-space indent, final newline). */
 export function renderExplainJson(c: ExplainChain): string {
-  return stableStringify(c, EXPLAIN_KEY_ORDER);
+  return `${JSON.stringify(ordered(c, EXPLAIN_SHAPE), null, 2)}\n`;
 }
