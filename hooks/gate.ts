@@ -95,56 +95,11 @@ export function isGateExempt(path: string): boolean {
   return path.startsWith('.agents/');
 }
 
-/**
- * A prefilter: the constraints' patterns joined into one alternation per flag set, so a file
- * with no match of any of them costs one scan instead of one per constraint. Only `match` /
- * `must_not_contain` detectors without backreferences or named groups join (their meaning does
- * not depend on group numbering). The combined test finds a match iff one of the patterns
- * matches somewhere; a file it clears needs no evaluation of those constraints.
- */
-interface Prefilter {
-  readonly members: ReadonlySet<Prepared>;
-  readonly regex: RegExp;
-}
-
-function prefilters(prepared: readonly Prepared[]): Prefilter[] {
-  const byFlags = new Map<string, Prepared[]>();
-  for (const p of prepared) {
-    if (!p.matcher || p.matcher.mode === 'must_contain' || /\\[1-9k]|\(\?</.test(p.matcher.source)) continue;
-    const flags = p.matcher.regex.flags.replace('g', '');
-    byFlags.set(flags, [...(byFlags.get(flags) ?? []), p]);
-  }
-  const out: Prefilter[] = [];
-  for (const [flags, group] of byFlags) {
-    if (group.length < 2) continue;
-    try {
-      out.push({ members: new Set(group), regex: new RegExp(group.map((p) => `(?:${p.matcher!.source})`).join('|'), flags) });
-    } catch {
-      // A combination V8 refuses is simply not prefiltered.
-    }
-  }
-  return out;
-}
-
 /** Applies the index to the files and returns the sorted diagnostics. */
 export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const files = allFiles.filter((f) => !isGateExempt(f.path));
   const prepared = applicableConstraints(index, options.skip).map(prepare);
-  // Per file: the constraints a prefilter proved silent (a slow prefilter proves nothing).
-  const cleared = new Map<string, Set<Prepared>>();
-  const filters = prefilters(prepared);
-  if (filters.length > 0) {
-    for (const f of files) {
-      const silent = new Set<Prepared>();
-      for (const pf of filters) {
-        const started = performance.now();
-        const found = pf.regex.test(f.text);
-        if (!found && performance.now() - started <= options.budgetMs) for (const m of pf.members) silent.add(m);
-      }
-      cleared.set(f.path, silent);
-    }
-  }
   for (const p of prepared) {
     const c = p.entry;
     const severity = blocks(c) ? 'error' : 'warning';
@@ -163,7 +118,6 @@ export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[]
       continue;
     }
     for (const f of mine) {
-      if (cleared.get(f.path)?.has(p)) continue;
       const result = evaluate(p.matcher, f.text, { budgetMs: options.budgetMs });
       if (result.error) {
         out.push(evaluationError(f.path, 0, result.error));

@@ -2,11 +2,17 @@
  * Detector evaluation over whole-file text — the one matching engine shared by the compiler's
  * replay qualification, the commit gate and history measurement, so all three agree.
  *
- * Safety (pitfalls.md #7): a pattern with catastrophic-backtracking shape (nested quantifiers,
- * star height > 1, via safe-regex2) is refused at compile time and is an evaluation error at
- * gate time; the launchers also enable V8's linear-time fallback on excessive backtracking, and
- * each evaluation runs under a time budget whose overrun is an evaluation error.
+ * Safety (pitfalls.md #7): patterns run on re2js, a linear-time engine, so no pattern can hang
+ * a commit — V8's backtracking engine cannot be interrupted, and patterns that safe-regex2
+ * accepts still blow up there (`(a|aa)+$` with the `i` flag, `\w+x` on a long line). The price
+ * is RE2 syntax: lookahead and backreferences are refused with a diagnostic (captureless
+ * lookbehind runs in linear time too). Patterns with
+ * catastrophic-backtracking shape (nested quantifiers, via safe-regex2) are refused too, as the
+ * compiler contract asks, so a constraint stays portable to backtracking tools such as
+ * `git grep -P`. Each evaluation also runs under a time budget (a huge file), whose overrun is an
+ * evaluation error.
  */
+import { RE2JS } from 're2js';
 import safeRegex from 'safe-regex2';
 
 export interface DetectorSpec {
@@ -19,13 +25,34 @@ export interface DetectorSpec {
 export interface Matcher {
   readonly kind: 'regex' | 'content_pattern';
   readonly mode: 'match' | 'must_contain' | 'must_not_contain';
-  readonly regex: RegExp;
+  readonly re2: RE2JS;
   readonly source: string;
+  readonly flags: string;
 }
 
 export type CompileResult = { readonly ok: true; readonly matcher: Matcher } | { readonly ok: false; readonly problem: string };
 
 const ALLOWED_FLAGS = /^[imsu]*$/;
+
+/** re2js flag bits for JavaScript-style flags (`u` is implied: RE2 always matches code points). */
+function re2Flags(flags: string): number {
+  return (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0);
+}
+
+function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem: string } {
+  // re2js runs captureless lookbehinds in linear time too, at the cost of its fast paths: ask for
+  // them only when the pattern has one.
+  const lookbehind = /\(\?<[=!]/.test(pattern) ? RE2JS.LOOKBEHINDS : 0;
+  try {
+    return { re2: RE2JS.compile(pattern, re2Flags(flags) | lookbehind) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
+      return { problem: `pattern needs lookahead or a backreference, which cannot run in linear time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}` };
+    }
+    return { problem: `pattern does not compile: ${why}` };
+  }
+}
 
 /** Why a pattern may not be used, or null. Pure. */
 export function patternProblem(pattern: string, flags = ''): string | null {
@@ -35,10 +62,13 @@ export function patternProblem(pattern: string, flags = ''): string | null {
   } catch (error) {
     return `pattern does not compile: ${error instanceof Error ? error.message : String(error)}`;
   }
-  if (!safeRegex(pattern)) {
+  // safe-regex2's parser does not know lookbehind (and calls every such pattern unsafe); re2js
+  // runs those in linear time anyway.
+  if (!/\(\?<[=!]/.test(pattern) && !safeRegex(pattern)) {
     return 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier';
   }
-  return null;
+  const compiled = compileRe2(pattern, flags);
+  return 'problem' in compiled ? compiled.problem : null;
 }
 
 /** Compiles a detector (regex or content_pattern). Other kinds are advisory-only and refused here. */
@@ -57,7 +87,9 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     }
     mode = spec.mode;
   }
-  return { ok: true, matcher: { kind: spec.kind, mode, regex: new RegExp(spec.pattern, `${flags}g`), source: spec.pattern } };
+  const compiled = compileRe2(spec.pattern, flags);
+  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
+  return { ok: true, matcher: { kind: spec.kind, mode, re2: compiled.re2, source: spec.pattern, flags } };
 }
 
 export interface Hit {
@@ -108,25 +140,24 @@ function lineStartsOf(text: string): number[] {
 export function evaluate(matcher: Matcher, text: string, options: EvaluateOptions = {}): Evaluation {
   const budgetMs = options.budgetMs ?? 250;
   const maxHits = options.maxHits ?? 1000;
-  const regex = new RegExp(matcher.regex.source, matcher.regex.flags);
+  const overrun = `matching took longer than the ${budgetMs} ms budget`;
   const started = performance.now();
+  const m = matcher.re2.matcher(text);
   if (matcher.mode === 'must_contain') {
-    const found = regex.test(text);
-    if (performance.now() - started > budgetMs) return { hits: [], error: `matching took longer than the ${budgetMs} ms budget` };
+    const found = m.find();
+    if (performance.now() - started > budgetMs) return { hits: [], error: overrun };
     return { hits: found ? [] : [{ line: 1, column: 1, match: '' }] };
   }
   const hits: Hit[] = [];
   let starts: number[] | null = null;
-  for (;;) {
-    const m = regex.exec(text);
-    if (performance.now() - started > budgetMs) return { hits, error: `matching took longer than the ${budgetMs} ms budget` };
-    if (m === null) break;
-    if (m[0] === '') regex.lastIndex += 1;
+  while (m.find()) {
     starts ??= lineStartsOf(text);
-    const { line, column } = position(starts, m.index);
-    hits.push({ line, column, match: m[0].slice(0, 200) });
+    const { line, column } = position(starts, m.start());
+    hits.push({ line, column, match: (m.group() ?? '').slice(0, 200) });
     if (hits.length >= maxHits) break;
+    if (performance.now() - started > budgetMs) return { hits, error: overrun };
   }
+  if (performance.now() - started > budgetMs) return { hits, error: overrun };
   return { hits };
 }
 

@@ -98,16 +98,38 @@ describe('GitHub workflow commands', () => {
   });
 });
 
-describe('runGate prefilter', () => {
-  it('finds the same hits with and without the joined prefilter', async () => {
+describe('runGate', () => {
+  it('reports each constraint\'s hits with line and column, and skips files under .agents/', async () => {
     const { runGate } = await import('../../hooks/gate.js');
     const { constraint } = await import('./setup.js');
     const mk = (id: string, pattern: string) => constraint(id, { pattern, globs: ['**/*'] });
     const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
     const files = [{ path: 'a.js', text: 'x foo\nbar bar\n', added: undefined }, { path: 'b.js', text: 'clean\n', added: undefined }, { path: '.agents/f.md', text: 'foo', added: undefined }];
-    const many = runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', '(bar) \\1'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
+    const many = runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', 'bar bar'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
     expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/c-1@a.js:1:3', 'constraint/c-2@a.js:2:1', 'constraint/c-4@a.js:2:1', 'constraint/c-4@a.js:2:5']);
     const single = runGate({ version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
     expect(single).toHaveLength(2);
+  });
+
+  it('refuses patterns that cannot run in linear time: an evaluation error, never a hang', async () => {
+    const { runGate } = await import('../../hooks/gate.js');
+    const { constraint } = await import('./setup.js');
+    const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
+    const files = [{ path: 'a.txt', text: `${'a'.repeat(40)}!\n${'w'.repeat(200_000)}\n`, added: undefined }];
+    // Lookaround and backreferences cannot run on the linear engine; `(a|aa)+$` with `i` and
+    // `\w+x` on a long line hang or crawl in V8 although safe-regex2 accepts them.
+    const index = {
+      version: 1 as const,
+      constraints: [
+        constraint('c-look', { pattern: '(a|a)*(?=!)x', globs: ['**/*'] }),
+        constraint('c-back', { pattern: '(\\w|a)+\\1?$', globs: ['**/*'] }),
+        constraint('c-alt', { pattern: '(a|aa)+$', globs: ['**/*'] }),
+        constraint('c-poly', { pattern: '\\w+x', globs: ['**/*'] }),
+      ],
+    };
+    index.constraints[2]!.detector.flags = 'i';
+    const out = runGate(index, files, options);
+    expect(out.filter((d) => /could not be evaluated/.test(d.message)).map((d) => d.ruleId).sort()).toEqual(['constraint/c-back', 'constraint/c-look']);
+    expect(out.filter((d) => d.ruleId === 'constraint/c-alt' || d.ruleId === 'constraint/c-poly')).toEqual([]);
   });
 });

@@ -13,6 +13,9 @@ describe('patternProblem', () => {
     ['(x*)*y', /unsafe/],
     ['([a-z]+)*@', /unsafe/],
     ['(unclosed', /does not compile/],
+    ['a(?=b)', /lookahead or a backreference/],
+    ['a(?!b)', /lookahead or a backreference/],
+    ['(a)\\1', /lookahead or a backreference/],
   ])('refuses %s', (pattern, reason) => {
     expect(patternProblem(pattern)).toMatch(reason);
   });
@@ -54,6 +57,16 @@ describe('evaluate', () => {
   it('honours flags', () => {
     expect(violates(matcher({ kind: 'regex', pattern: 'todo', flags: 'i' }), 'TODO')).toBe(true);
     expect(violates(matcher({ kind: 'regex', pattern: 'todo' }), 'TODO')).toBe(false);
+  });
+  it('runs in linear time where V8 would backtrack for ever', () => {
+    expect(evaluate(matcher({ kind: 'regex', pattern: '(a|aa)+$', flags: 'i' }), `${'a'.repeat(60)}!`).hits).toEqual([]);
+    expect(evaluate(matcher({ kind: 'regex', pattern: '\\w+x' }), 'w'.repeat(300_000)).hits).toEqual([]);
+  });
+  it('runs captureless lookbehind (linear in re2js)', () => {
+    expect(evaluate(matcher({ kind: 'regex', pattern: '(?<!\\.)log\\(' }), 'log(1)\nconsole.log(2)\n  log(3)').hits.map((h) => h.line)).toEqual([1, 3]);
+  });
+  it('reports columns in UTF-16 code units, as editors do', () => {
+    expect(evaluate(matcher({ kind: 'regex', pattern: 'TODO' }), 'é😀 TODO').hits).toEqual([{ line: 1, column: 5, match: 'TODO' }]);
   });
   it('caps the number of hits', () => {
     expect(evaluate(matcher({ kind: 'regex', pattern: 'a' }), 'a'.repeat(50), { maxHits: 7 }).hits).toHaveLength(7);
