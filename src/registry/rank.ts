@@ -100,19 +100,68 @@ function entryText(e: RegistryEntry): string {
   return [e.pattern, e.detection_question, e.checklist_item, e.category, e.source?.file ?? ''].join('\n').toLowerCase();
 }
 
+/** A path as lower-case `/`-separated segments (`./`, `\\`, repeated and trailing `/` normalized). */
+export function pathSegments(p: string): string[] {
+  return p
+    .trim()
+    .toLowerCase()
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
+}
+
+/** Path-like tokens of prose: words with a `/` in them (`src/registry`, `hooks/pre-push.ts`), URLs excluded. */
+export function pathTokens(text: string): string[][] {
+  const out: string[][] = [];
+  for (const raw of text.split(/[\s`'"()[\]{}<>,;]+/)) {
+    const t = raw.replace(/[.:!?]+$/, '');
+    if (!t.includes('/') || t.includes('://')) continue;
+    const segs = pathSegments(t);
+    if (segs.length > 0) out.push(segs);
+  }
+  return out;
+}
+
+const isPrefix = (prefix: readonly string[], of: readonly string[]): boolean => prefix.length <= of.length && prefix.every((s, i) => s === of[i]);
+
 /**
- * How many of the given paths the entry touches: the path (or its folder) is named in the
- * entry's text or source file, or its extension's language is one of the entry's languages.
+ * Whether an entry's path `e` touches a queried path, by whole segments: the same path, `e` is a
+ * folder containing it, `e` lies under it, or `e` lies in the queried path's folder (`folder`: the query itself
+ * when it ends with `/`, else its parent; empty for a top-level file).
  */
-function pathOverlap(e: RegistryEntry, paths: readonly string[], text: string): number {
+function touches(e: readonly string[], query: { segs: readonly string[]; folder: readonly string[] }): boolean {
+  return isPrefix(e, query.segs) || isPrefix(query.segs, e) || (query.folder.length > 0 && isPrefix(query.folder, e));
+}
+
+interface PathQuery {
+  readonly segs: readonly string[];
+  readonly folder: readonly string[];
+  readonly languages: readonly string[];
+}
+
+function pathQuery(raw: string): PathQuery | null {
+  const segs = pathSegments(raw);
+  if (segs.length === 0) return null;
+  const isFolder = /[/\\]\s*$/.test(raw);
+  const base = isFolder ? '' : segs[segs.length - 1]!;
+  const ext = base.includes('.') ? base.slice(base.lastIndexOf('.') + 1) : '';
+  return { segs, folder: isFolder ? segs : segs.slice(0, -1), languages: EXTENSION_LANGUAGES[ext] ?? (ext ? [ext] : []) };
+}
+
+/**
+ * How many of the given paths the entry touches: its `source.file` or a path named in its text
+ * is the path, a folder of it, or in the path's folder — compared by whole `/`-separated segments,
+ * never as substrings of prose — or the path's extension is of one of the entry's languages.
+ */
+function pathOverlap(e: RegistryEntry, paths: readonly PathQuery[]): number {
   const langs = new Set(lower(e.applicable_languages));
+  const own: string[][] = [];
+  const file = typeof e.source?.file === 'string' ? pathSegments(e.source.file) : [];
+  if (file.length > 0) own.push(file);
+  own.push(...pathTokens([e.pattern, e.detection_question, e.checklist_item].join('\n')));
   let n = 0;
-  for (const raw of paths) {
-    const p = raw.replace(/^\.\//, '');
-    const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
-    const ext = p.includes('.') ? p.slice(p.lastIndexOf('.') + 1) : '';
-    const byLanguage = (EXTENSION_LANGUAGES[ext] ?? (ext ? [ext] : [])).some((l) => langs.has(l));
-    if (text.includes(p) || (dir !== '' && text.includes(dir)) || byLanguage) n += 1;
+  for (const q of paths) {
+    if (q.languages.some((l) => langs.has(l)) || own.some((p) => touches(p, q))) n += 1;
   }
   return n;
 }
@@ -121,16 +170,16 @@ interface Prepared {
   readonly when: ReadonlySet<string>;
   readonly langs: ReadonlySet<string>;
   readonly words: ReadonlySet<string>;
-  readonly paths: readonly string[];
+  readonly paths: readonly PathQuery[];
 }
 
 function prepare(q: RankQuery): Prepared {
-  return { when: new Set(lower(q.when)), langs: new Set(lower(q.languages)), words: keywords(q.text ?? ''), paths: lower(q.paths) };
+  return { when: new Set(lower(q.when)), langs: new Set(lower(q.languages)), words: keywords(q.text ?? ''), paths: (q.paths ?? []).flatMap((p) => pathQuery(p) ?? []) };
 }
 
 function score(e: RegistryEntry, q: Prepared): RankMatch {
   // The entry's text is only needed for path and keyword overlap.
-  const text = q.words.size > 0 || q.paths.length > 0 ? entryText(e) : '';
+  const text = q.words.size > 0 ? entryText(e) : '';
   let kw = 0;
   if (q.words.size > 0) {
     const entryWords = keywords(text);
@@ -140,7 +189,7 @@ function score(e: RegistryEntry, q: Prepared): RankMatch {
     severity: severityRank(e.severity),
     when: lower(e.applicable_when).filter((w) => q.when.has(w)).length,
     languages: lower(e.applicable_languages).filter((l) => q.langs.has(l)).length,
-    paths: q.paths.length > 0 ? pathOverlap(e, q.paths, text) : 0,
+    paths: q.paths.length > 0 ? pathOverlap(e, q.paths) : 0,
     keywords: kw,
   };
 }

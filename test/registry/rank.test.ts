@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankEntries, severityRank } from '../../src/registry/rank.js';
+import { matchEntry, rankEntries, severityRank } from '../../src/registry/rank.js';
 import { makeRepo, runFindings } from '../helpers/repo.js';
 import { entry, jsonl, REGISTRY } from './entries.js';
 
@@ -59,6 +59,37 @@ describe('rankEntries', () => {
   });
 });
 
+describe('path overlap compares whole path segments, never substrings of prose', () => {
+  const src = { repo: 'example/repo', session: 's1', skill: 'review' };
+  const base = entry({ id: 'p', source: { ...src, file: 'src/registry/writer.ts' }, applicable_languages: ['typescript'] });
+  const latest = entry({ id: 'l', pattern: 'Uses the latest schema version', source: { ...src, file: 'reviews/r1.md' }, applicable_languages: ['markdown'] });
+  const testGap = entry({ id: 't', category: 'test-gap', applicable_when: ['test-gap'], source: { ...src, file: 'reviews/r1.md' }, applicable_languages: ['markdown'] });
+  const docsDrift = entry({ id: 'd', category: 'docs-drift', applicable_when: ['docs-drift'], pattern: 'Docs drift from the code', source: { ...src, file: 'reviews/r1.md' }, applicable_languages: ['markdown'] });
+  const prose = entry({ id: 'x', checklist_item: 'Touch `src/registry/` only with tests.', source: { ...src, file: 'notes.md' }, applicable_languages: ['markdown'] });
+  const golang = entry({ id: 'g', applicable_languages: ['go'] });
+  it.each([
+    // false positives of the substring rule
+    ['"latest" is no path "test/"', latest, 'test/x.py', 0],
+    ['"a" in prose is no folder "a/"', base, 'a/x.zz', 0],
+    ['the category test-gap is no folder test/', testGap, 'test/', 0],
+    ['the category docs-drift is no folder docs/', docsDrift, 'docs/', 0],
+    ['a longer segment is another folder', base, 'src/registry-old/x.rs', 0],
+    ['a sibling folder does not count', base, 'src/cli/x.rs', 0],
+    // what does count
+    ['the same file', base, 'src/registry/writer.ts', 1],
+    ['the same file, ./ and case', base, './SRC/registry/writer.ts', 1],
+    ['a file in the same folder', base, 'src/registry/other.rs', 1],
+    ['a folder holding the source file', base, 'src/', 1],
+    ['a folder given without a slash', base, 'src/registry', 1],
+    ['a deeper folder given without a slash', entry({ id: 'deep', source: { ...src, file: 'a/b/c/d.md' } }), 'a/b/c', 1],
+    ['a path named in the prose (folder)', prose, 'src/registry/writer.rs', 1],
+    ['a file of the entry language', golang, 'cmd/main.go', 1],
+    ['another language', golang, 'cmd/main.rs', 0],
+  ] as const)('%s', (_name, e, p, n) => {
+    expect(matchEntry(e, { paths: [p] }).paths).toBe(n);
+  });
+});
+
 describe('findings rank', () => {
   const registry = jsonl(
     entry({ id: 'f-1', severity: 'low', pattern: 'Low one' }),
@@ -82,6 +113,18 @@ describe('findings rank', () => {
     ]);
     expect(out[1]?.match.keywords).toBe(1);
     expect(j.stderr).toContain('registry/invalid-json');
+  });
+  it('--path test/ and docs/ do not match test-gap and docs-drift entries by their category', async () => {
+    const repo = makeRepo({ [REGISTRY]: registry });
+    const r = await runFindings(['rank', '--root', repo.root, '--json', '--path', 'test/,docs/,a/x.zz,test/x.py'], { cwd: repo.root });
+    const out = JSON.parse(r.stdout) as { id: string; match: { paths: number } }[];
+    expect(out.map((o) => [o.id, o.match.paths])).toEqual([
+      ['f-2', 0],
+      ['f-3', 0],
+      ['f-1', 0],
+    ]);
+    const hit = await runFindings(['rank', '--root', repo.root, '--json', '--path', 'reviews/other.md'], { cwd: repo.root });
+    expect((JSON.parse(hit.stdout) as { match: { paths: number } }[]).map((o) => o.match.paths)).toEqual([1, 1, 1]);
   });
   it('a missing registry ranks nothing, silently', async () => {
     const repo = makeRepo();
