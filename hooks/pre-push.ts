@@ -12,6 +12,7 @@ import { mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.j
 import { NULL_SHA, rangeChanges, treeEntries } from '../src/git.js';
 import { Layout } from '../src/layout.js';
 import { commitFiles } from '../src/repo-files.js';
+import { appendOnlyViolations } from '../src/review/append-only.js';
 import { classifyPath, validateFiles } from '../src/validate/index.js';
 import { checkConstraints, parseSkip } from './check.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
@@ -89,8 +90,9 @@ async function reviewFilesAt(root: string, mode: CheckMode, sha: string): Promis
       ? (await rangeChanges(root, mode.from, mode.to)).filter((c) => c.status !== 'D').map((c) => c.path)
       : (await treeEntries(root, sha, [Layout.agentsDir])).map((e) => e.path);
   const paths = candidates.filter((p) => p.startsWith(`${Layout.agentsDir}/`) && REVIEW_KINDS.has(classifyPath(p) ?? ''));
-  if (paths.length === 0) return [];
-  return validateFiles(paths, { root, files: commitFiles(root, sha), commit: sha });
+  const out = paths.length === 0 ? [] : await validateFiles(paths, { root, files: commitFiles(root, sha), commit: sha });
+  if (mode.kind === 'range') out.push(...(await appendOnlyViolations(commitFiles(root, mode.from), commitFiles(root, sha), `${mode.from.slice(0, 12)}`)));
+  return out;
 }
 
 /** `findings compile --check` at a commit — when it has finding sources at all (an empty layout has nothing to compile). */

@@ -120,6 +120,28 @@ describe('pre-push validates the pushed review files', () => {
   });
 });
 
+describe('pre-push keeps ledgers append-only', () => {
+  it('refuses a push that removes ledger lines, and names the lines', async () => {
+    const r = repo();
+    const remote = tempDir('findings-remote-');
+    r.git('init', '-q', '--bare', remote);
+    r.git('remote', 'add', 'origin', remote);
+    const hook = path.join(r.root, '.git/hooks/pre-push');
+    writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
+    chmodSync(hook, 0o755);
+    await run(r, ['fail', 'T-1', '--issue', 'no retry']);
+    r.commitAll('qa');
+    expect(r.tryGit(['push', 'origin', 'main']).code).toBe(0);
+    // Emptying the ledger would fold to "no open findings" and open the push gate.
+    r.write(LEDGER, '');
+    r.commitAll('forget the review');
+    const refused = r.tryGit(['push', 'origin', 'main']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(/review\/ledger-rewritten/);
+    expect(refused.stdout + refused.stderr).toContain('lines 1');
+  });
+});
+
 describe('merging two branches', () => {
   it('union-merges appended findings without conflict and folds to the right state', async () => {
     const r = repo();
