@@ -2,7 +2,8 @@
  * Index entries and their lifecycle (finding-compiler.md "The constraint index", "Lifecycle";
  * issue steps 3-4). The compiler never activates: a new entry is `shadow` + `warn`; an entry the
  * previous index holds `active` stays `active` + `block` (with its measurement) while it stays
- * qualified with the same detector; one retired by `findings constraint retire` stays retired.
+ * qualified with the same detector; one retired by `findings constraint retire` stays retired,
+ * one retired by compile (its finding was not active) comes back as shadow (see retiredByLifecycle).
  * Pure.
  */
 import { enforcementFor } from '../src/constraints/index-file.js';
@@ -62,14 +63,32 @@ function withStatus(e: ConstraintEntry, status: ConstraintEntry['status']): Cons
  */
 export function qualifiedEntry(fresh: ConstraintEntry, previous: ConstraintEntry | undefined): ConstraintEntry {
   if (!previous) return fresh;
-  if (previous.status === 'retired') return withStatus(previous, 'retired');
+  if (previous.status === 'retired') return retiredByLifecycle(previous) ? withStatus(previous, 'retired') : fresh;
   if (!sameDetector(previous.detector, fresh.detector)) return fresh;
   const measured = previous.evidence.shadow_measurement;
   const kept: ConstraintEntry = measured ? { ...fresh, evidence: { ...fresh.evidence, shadow_measurement: measured } } : fresh;
   return previous.status === 'active' ? withStatus(kept, 'active') : kept;
 }
 
-/** A finding that is no longer active (draft, retired, superseded) leaves only a retired entry. */
+/**
+ * Who retired an entry, told apart without a field the index schema lacks:
+ * - `findings constraint retire` accepts only `active` entries, and activation always records
+ *   `evidence.shadow_measurement`, so an entry it retired carries a measurement. That retirement
+ *   is a decision about the constraint and is sticky across recompiles.
+ * - compile retires an entry only because its finding stopped being active (retiredEntry), and
+ *   then drops the measurement: when the finding is active again, the entry comes back as a fresh
+ *   `shadow` (re-activating is the lifecycle commands' call, against a new measurement).
+ */
+function retiredByLifecycle(e: ConstraintEntry): boolean {
+  return e.evidence.shadow_measurement !== undefined;
+}
+
+/**
+ * A finding that is no longer active (draft, retired, superseded) leaves only a retired entry.
+ * An entry already retired is kept as it is (a lifecycle retirement stays recognisable).
+ */
 export function retiredEntry(previous: ConstraintEntry): ConstraintEntry {
-  return withStatus(previous, 'retired');
+  if (previous.status === 'retired') return previous;
+  const { shadow_measurement: _dropped, ...evidence } = previous.evidence;
+  return { ...withStatus(previous, 'retired'), evidence };
 }

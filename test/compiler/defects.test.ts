@@ -104,3 +104,62 @@ describe('defect 5: no promotion of an artifact over the size cap', () => {
     expect(again.diagnostics.map((x) => x.ruleId)).not.toContain('artifact/too-large');
   });
 });
+
+describe('defect 4: only `findings constraint retire` makes a retirement sticky', () => {
+  const activate = (repo: TestRepo): void => {
+    // What `findings constraint activate` leaves behind (it needs a measured git history to run).
+    const idx = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: Record<string, unknown>[] };
+    idx.constraints = idx.constraints.map((c) => ({
+      ...c, status: 'active', enforcement_mode: 'block',
+      evidence: { ...(c['evidence'] as object), shadow_measurement: { samples: 40, labelled: 20, true_positives: 20, false_positives: 0, precision: 1, evidence_ref: '.agents/constraints/measurements/c-f-m.json' } },
+    }));
+    repo.write('.agents/constraints/index.json', `${JSON.stringify(idx, null, 2)}\n`);
+  };
+  const setStatus = (repo: TestRepo, status: string): void => repo.write('.agents/findings/f-m.md', mechanical('f-m', `status: "${status}"`));
+  const state = (repo: TestRepo): string => indexEntries(repo).map((e) => `${e.status}/${e.enforcement_mode}`).join(',');
+
+  it('(a) a constraint retired by `findings constraint retire` stays retired across recompiles and a draft round trip', async () => {
+    const repo = makeRepo({ '.agents/findings/f-m.md': mechanical('f-m') });
+    withFixtures(repo, 'f-m');
+    await compileJson(repo);
+    activate(repo);
+    await compileJson(repo);
+    expect(state(repo)).toBe('active/block');
+    const retire = await runFindings(['constraint', 'retire', 'c-f-m', '--root', repo.root], { cwd: repo.root });
+    expect(retire.code).toBe(0);
+    expect(state(repo)).toBe('retired/off');
+    await compileJson(repo);
+    await compileJson(repo);
+    expect(state(repo)).toBe('retired/off');
+    setStatus(repo, 'draft');
+    await compileJson(repo);
+    expect(state(repo)).toBe('retired/off');
+    setStatus(repo, 'active');
+    await compileJson(repo);
+    expect(state(repo)).toBe('retired/off');
+  });
+
+  it('(b) draft → retired by compile → active again → back to shadow (also from active)', async () => {
+    const repo = makeRepo({ '.agents/findings/f-m.md': mechanical('f-m') });
+    withFixtures(repo, 'f-m');
+    await compileJson(repo);
+    expect(state(repo)).toBe('shadow/warn');
+    setStatus(repo, 'draft');
+    await compileJson(repo);
+    expect(state(repo)).toBe('retired/off');
+    setStatus(repo, 'active');
+    await compileJson(repo);
+    expect(state(repo)).toBe('shadow/warn');
+    activate(repo);
+    await compileJson(repo);
+    expect(state(repo)).toBe('active/block');
+    setStatus(repo, 'draft');
+    await compileJson(repo);
+    expect(state(repo)).toBe('retired/off');
+    setStatus(repo, 'active');
+    await compileJson(repo);
+    expect(state(repo)).toBe('shadow/warn');
+    expect(indexEntries(repo)[0]!.evidence['shadow_measurement']).toBeUndefined();
+    expect((await compileJson(repo, '--check')).code).toBe(0);
+  });
+});
