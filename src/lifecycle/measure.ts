@@ -11,7 +11,7 @@ import { headCommit, historyCommits, uniquePrefixLength, type HistoryRange } fro
 import { Layout, measurementPath } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry } from '../types.js';
-import { carryLabels, measuredDetectorOf, summarize, type Measurement, type MeasurementSummary } from './measurement.js';
+import { carryLabels, measuredDetectorOf, sameDetector, summarize, type Measurement, type MeasurementSummary } from './measurement.js';
 import { blobsToRead, prepare, replay } from './replay.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
 
@@ -31,6 +31,8 @@ export interface MeasuredConstraint {
   readonly errors: number;
   /** Labelled hits of the previous measurement not found again (their labels are gone). */
   readonly droppedLabels: number;
+  /** Labelled hits outside this range kept from the previous measurement (same detector). */
+  readonly keptLabels: number;
 }
 
 export interface MeasureResult {
@@ -101,6 +103,7 @@ export async function measureConstraints(root: string, options: MeasureOptions):
   // historyCommits has already refused a --since that does not resolve.
   const resolvedSince = options.range.since === undefined ? null : await resolveCommit(root, options.range.since);
 
+  const measuredCommits = new Set(commits.map((c) => c.sha));
   const measured = await withCompileLock(root, async () => {
     const out: MeasuredConstraint[] = [];
     for (const fresh of measurements) {
@@ -108,13 +111,16 @@ export async function measureConstraints(root: string, options: MeasureOptions):
       if (previous.kind === 'invalid') {
         diagnostics.push(...previous.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `${d.message}; its labels cannot be carried over and it is replaced` })));
       }
-      const carried = carryLabels(fresh.hits, previous.kind === 'ok' ? previous.measurement.hits : undefined);
+      const before = previous.kind === 'ok' ? previous.measurement : undefined;
+      const same = before !== undefined && sameDetector(before, fresh);
+      const carried = carryLabels(fresh.hits, before?.hits, { measuredCommits, sameDetector: same });
       const m: Measurement = { ...fresh, range: { ...fresh.range, since: resolvedSince }, hits: carried.hits };
       const state = await writeMeasurement(root, m);
       if (carried.dropped > 0) {
-        diagnostics.push(diagnostic({ file: measurementPath(m.constraint_id), severity: 'warning', ruleId: 'lifecycle/labels-dropped', message: `${carried.dropped} labelled hit(s) of the previous measurement were not found in this range; their labels were dropped` }));
+        const why = same ? 'were not found again in the commits measured' : 'were not found again with the changed detector or applies_to';
+        diagnostics.push(diagnostic({ file: measurementPath(m.constraint_id), severity: 'warning', ruleId: 'lifecycle/labels-dropped', message: `${carried.dropped} labelled hit(s) of the previous measurement ${why}; their labels were dropped` }));
       }
-      out.push({ id: m.constraint_id, file: measurementPath(m.constraint_id), state, summary: summarize(m), errors: m.errors.length, droppedLabels: carried.dropped });
+      out.push({ id: m.constraint_id, file: measurementPath(m.constraint_id), state, summary: summarize(m), errors: m.errors.length, droppedLabels: carried.dropped, keptLabels: carried.keptOutOfRange });
     }
     return out;
   });

@@ -97,19 +97,54 @@ export function parseMeasurement(text: string, file: string): MeasurementParse {
   return { ok: true, measurement: value as Measurement };
 }
 
+/** What a re-measurement knows about the range it walked and the previous measurement. */
+export interface CarryContext {
+  /** Full shas of the commits the new measurement walked. */
+  readonly measuredCommits: ReadonlySet<string>;
+  /** True when the previous measurement replayed the same detector and applies_to. */
+  readonly sameDetector: boolean;
+}
+
+export interface CarriedLabels {
+  readonly hits: MeasuredHit[];
+  /** Labelled hits of the previous measurement that are gone (their labels with them). */
+  readonly dropped: number;
+  /** Labelled hits outside the new range kept as they were (same detector: still facts). */
+  readonly keptOutOfRange: number;
+}
+
+const hitKey = (h: MeasuredHit): string => `${h.commit}\u0000${h.path}\u0000${h.line}`;
+
 /**
- * Carries labels from a previous measurement to hits with the same id (re-measuring keeps a
- * person's labels). Returns how many labelled hits were not found again and so were dropped.
+ * Carries labels from a previous measurement to the hits found again (same commit, path and
+ * line), so re-measuring keeps a person's labels. A labelled hit is a fact about immutable
+ * history: when the detector and applies_to are unchanged (`context.sameDetector`), a labelled
+ * hit on a commit outside the new range (`--commits`/`--since` narrower than before) stays in
+ * `hits` with its label; measuring the full history again finds it again. Labelled hits are
+ * dropped (and counted) only when the detector changed, or when their commit was measured and
+ * the hit is no longer there. Unlabelled hits outside the range go. Pure.
  */
-export function carryLabels(next: readonly MeasuredHit[], previous: readonly MeasuredHit[] | undefined): { hits: MeasuredHit[]; dropped: number } {
-  const labels = new Map<string, HitLabel>();
-  for (const h of previous ?? []) if (h.label) labels.set(h.id, h.label);
+export function carryLabels(next: readonly MeasuredHit[], previous: readonly MeasuredHit[] | undefined, context?: CarryContext): CarriedLabels {
+  const labelled = (previous ?? []).filter((h): h is MeasuredHit & { label: HitLabel } => h.label !== undefined);
+  const labels = new Map(labelled.map((h) => [hitKey(h), h.label]));
   const hits = next.map((h): MeasuredHit => {
-    const label = labels.get(h.id);
-    return label ? { ...h, label } : { id: h.id, commit: h.commit, path: h.path, line: h.line };
+    const label = labels.get(hitKey(h));
+    return label ? { id: h.id, commit: h.commit, path: h.path, line: h.line, label } : { id: h.id, commit: h.commit, path: h.path, line: h.line };
   });
-  const kept = new Set(hits.filter((h) => h.label).map((h) => h.id));
-  return { hits, dropped: [...labels.keys()].filter((id) => !kept.has(id)).length };
+  const found = new Set(hits.map(hitKey));
+  const ids = new Set(hits.map((h) => h.id));
+  let dropped = 0;
+  let keptOutOfRange = 0;
+  for (const h of labelled) {
+    if (found.has(hitKey(h))) continue;
+    const keep = context !== undefined && context.sameDetector && !context.measuredCommits.has(h.commit) && !ids.has(h.id);
+    if (keep) {
+      hits.push({ id: h.id, commit: h.commit, path: h.path, line: h.line, label: h.label });
+      ids.add(h.id);
+      keptOutOfRange += 1;
+    } else dropped += 1;
+  }
+  return { hits, dropped, keptOutOfRange };
 }
 
 export interface MeasurementSummary {
@@ -154,8 +189,12 @@ export function measuredDetectorOf(entry: ConstraintEntry): MeasuredDetector {
   return { detector: entry.detector, applies_to: entry.applies_to };
 }
 
+/** True when two measurements replayed the same detector and applicability. */
+export function sameDetector(a: MeasuredDetector, b: MeasuredDetector): boolean {
+  return stableStringify(a.detector) === stableStringify(b.detector) && stableStringify(a.applies_to) === stableStringify(b.applies_to);
+}
+
 /** True when the entry's detector or applicability differs from what was measured. */
 export function isStale(entry: ConstraintEntry, m: MeasuredDetector): boolean {
-  const now = measuredDetectorOf(entry);
-  return stableStringify(now.detector) !== stableStringify(m.detector) || stableStringify(now.applies_to) !== stableStringify(m.applies_to);
+  return !sameDetector(measuredDetectorOf(entry), m);
 }

@@ -62,6 +62,25 @@ describe('activation conditions', () => {
     expect(r.hits.map((h) => h.label)).toEqual(['true_positive', 'false_positive']);
     expect(r.dropped).toBe(1);
   });
+  it.each([
+    ['same detector, commit outside the new range: kept with its label', true, false, 0, 1],
+    ['same detector, commit measured but the hit is gone: dropped', true, true, 1, 0],
+    ['detector changed, commit outside the new range: dropped', false, false, 1, 0],
+  ])('%s', (_name, same, measured, dropped, kept) => {
+    const prev: MeasuredHit[] = [
+      { id: 'aaaaaaaa:src/a.ts:1', commit: 'a'.repeat(40), path: 'src/a.ts', line: 1, label: 'true_positive' },
+      { id: 'aaaaaaaa:src/a.ts:2', commit: 'a'.repeat(40), path: 'src/a.ts', line: 2 },
+      { id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, label: 'false_positive' },
+    ];
+    const next: MeasuredHit[] = [{ id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1 }];
+    const commits = new Set(['b'.repeat(40), ...(measured ? ['a'.repeat(40)] : [])]);
+    const r = carryLabels(next, prev, { measuredCommits: commits, sameDetector: same });
+    expect({ dropped: r.dropped, kept: r.keptOutOfRange }).toEqual({ dropped, kept });
+    expect(r.hits.map((h) => [h.id, h.label])).toEqual([
+      ['bbbbbbbb:src/b.ts:1', 'false_positive'],
+      ...(kept ? [['aaaaaaaa:src/a.ts:1', 'true_positive']] : []),
+    ]);
+  });
 });
 
 describe('label, activate and retire from the command line', () => {

@@ -74,11 +74,13 @@ describe('findings constraint measure over a generated 500-commit history', () =
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { commits: number; diagnostics: { ruleId: string }[] };
     expect(out.commits).toBe(10);
-    // the three labels were outside the newest 10 commits: they are dropped, with a warning
+    // unlabelled hits outside the newest 10 commits go; the three labelled ones stay (same detector)
     const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
     expect(m.range).toEqual({ since: null, commits: 10 });
     const newest = new Set([...shaByMark.entries()].filter(([mark]) => mark > 490).map(([, s]) => s));
-    expect(m.hits.every((h) => newest.has(h.commit))).toBe(true);
+    expect(m.hits.filter((h) => h.label === undefined).every((h) => newest.has(h.commit))).toBe(true);
+    expect(m.hits.filter((h) => h.label !== undefined)).toHaveLength(3);
+    expect(out.diagnostics.map((d) => d.ruleId)).not.toContain('lifecycle/labels-dropped');
     const s = await runFindings(['constraint', 'measure', '--since', shaByMark.get(495)!], { cwd: repo.root });
     expect(s.code).toBe(0);
     expect(JSON.parse(repo.read(MEASUREMENT)).commits).toBe(5);
@@ -109,6 +111,74 @@ describe('findings constraint measure over a generated 500-commit history', () =
     expect((await runFindings(['constraint', 'measure', '--since', 'HEAD~1', '--commits', '2'], { cwd: repo.root })).code).toBe(2);
     expect((await runFindings(['constraint', 'measure', '--commits', '0'], { cwd: repo.root })).code).toBe(2);
     expect((await runFindings(['constraint', 'measure', '--since', 'no-such-rev'], { cwd: repo.root })).code).toBe(2);
+  });
+});
+
+describe('re-measuring with a narrower range keeps the labels (a labelled hit is a fact about history)', () => {
+  let repo: TestRepo;
+  let shas: string[];
+  let full: MeasurementFile;
+  let labelled: string;
+  const measure = async (...args: string[]): Promise<{ code: number; diagnostics: { ruleId: string; message: string }[]; labelled: number }> => {
+    const r = await runFindings(['constraint', 'measure', 'c-f-console', ...args, '--json'], { cwd: repo.root });
+    const out = JSON.parse(r.stdout) as { diagnostics: { ruleId: string; message: string }[]; measured: { summary: { labelled: number } }[] };
+    return { code: r.code, diagnostics: out.diagnostics, labelled: out.measured[0]!.summary.labelled };
+  };
+  const labels = (m: MeasurementFile): [string, string | undefined][] => m.hits.filter((h) => h.label !== undefined).map((h) => [h.id, h.label]);
+
+  beforeAll(async () => {
+    repo = makeRepo();
+    generateHistory(repo, { commits: 60, seed: 7 });
+    shas = repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n');
+    repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
+    expect((await measure()).code).toBe(0);
+    full = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
+    // 20 labelled hits: 10 in the oldest 40 commits (outside --commits 20), 10 in the newest 20
+    const newest = new Set(shas.slice(-20));
+    const old = full.hits.filter((h) => !newest.has(h.commit)).slice(0, 10).map((h) => h.id);
+    const recent = full.hits.filter((h) => newest.has(h.commit)).slice(0, 10).map((h) => h.id);
+    expect([old.length, recent.length]).toEqual([10, 10]);
+    const tp = await runFindings(['constraint', 'label', 'c-f-console', ...old, ...recent.slice(0, 9), '--true-positive'], { cwd: repo.root });
+    expect(tp.code, tp.stdout).toBe(0);
+    const fp = await runFindings(['constraint', 'label', 'c-f-console', recent[9]!, '--false-positive'], { cwd: repo.root });
+    expect(fp.code, fp.stdout).toBe(0);
+    labelled = repo.read(MEASUREMENT);
+    expect(labels(JSON.parse(labelled) as MeasurementFile)).toHaveLength(20);
+  });
+
+  it('--commits 20 keeps all 20 labels; measuring the full history again gives the labelled file back byte for byte', async () => {
+    const before = labels(JSON.parse(labelled) as MeasurementFile);
+    const narrow = await measure('--commits', '20');
+    expect(narrow.code).toBe(0);
+    expect(narrow.diagnostics.map((d) => d.ruleId)).not.toContain('lifecycle/labels-dropped');
+    expect(narrow.labelled).toBe(20);
+    const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
+    expect(m.range).toEqual({ since: null, commits: 20 });
+    expect(labels(m)).toEqual(before);
+    // unlabelled hits outside the range are gone
+    const newest = new Set(shas.slice(-20));
+    expect(m.hits.filter((h) => h.label === undefined).every((h) => newest.has(h.commit))).toBe(true);
+    expect(m.hits.length).toBeLessThan(full.hits.length);
+
+    const since = await measure('--since', shas[49]!);
+    expect(since.labelled).toBe(20);
+    const again = await measure();
+    expect(again.code).toBe(0);
+    expect(again.labelled).toBe(20);
+    expect(repo.read(MEASUREMENT)).toBe(labelled);
+  });
+
+  it('drops the labels outside the range, with a warning, once the detector changed', async () => {
+    const index = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string; detector: { pattern: string } }[] };
+    index.constraints.find((c) => c.id === 'c-f-console')!.detector.pattern = 'console\\.log\\(\\s*';
+    repo.write('.agents/constraints/index.json', `${JSON.stringify(index, null, 2)}\n`);
+    const narrow = await measure('--commits', '20');
+    expect(narrow.code).toBe(0);
+    expect(narrow.labelled).toBe(10);
+    expect(narrow.diagnostics).toEqual([expect.objectContaining({ ruleId: 'lifecycle/labels-dropped', message: expect.stringContaining('10 labelled hit(s) of the previous measurement were not found again with the changed detector') })]);
+    const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
+    const newest = new Set(shas.slice(-20));
+    expect(m.hits.every((h) => newest.has(h.commit))).toBe(true);
   });
 });
 
