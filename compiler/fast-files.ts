@@ -4,23 +4,32 @@
  * awaited lstat + readFile: the no-op compile of the benchmark reads ~30,000 small files, and
  * awaiting each through the thread pool cost ~9 s there.
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../src/exit-codes.js';
 import { worktreeFiles, type RepoFiles } from '../src/repo-files.js';
 
-function readNoFollow(abs: string): Buffer | null {
+const codeOf = (error: unknown): string => String((error as { code?: unknown }).code ?? 'error');
+
+/**
+ * Only a file that does not exist reads as null. Anything else that stops the read — a folder
+ * where a file should be (EISDIR), a file where a folder should be (ENOTDIR), no permission —
+ * is an unreadable input (UsageError, exit 2) naming the path, never "missing": a registry that
+ * silently reads as absent would retire nothing and promote nothing without a word.
+ */
+function readNoFollow(abs: string, rel: string): Buffer | null {
   let fd: number;
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    const code = codeOf(error);
+    if (code === 'ENOENT') return null;
     if (code === 'ELOOP') return Buffer.from(readlinkSync(abs), 'utf8');
-    throw error;
+    throw new UsageError(`cannot read ${rel} (${code})`);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return null;
+    if (!st.isFile()) throw new UsageError(`cannot read ${rel}: it is ${st.isDirectory() ? 'a folder' : 'not a regular file'} (EISDIR)`);
     const buf = Buffer.allocUnsafe(st.size);
     let off = 0;
     while (off < st.size) {
@@ -40,7 +49,19 @@ export function fastWorktreeFiles(root: string): RepoFiles {
   return {
     label: base.label,
     root,
-    list: (dir) => base.list(dir),
-    read: async (file) => readNoFollow(path.join(root, file)),
+    list: async (dir) => {
+      // base.list treats a file where the folder should be as an empty folder; refuse instead.
+      const rel = dir.replace(/\/+$/, '');
+      try {
+        if (!statSync(path.join(root, rel)).isDirectory()) throw new UsageError(`cannot read ${rel}: it is a file, not a folder (ENOTDIR)`);
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        const code = codeOf(error);
+        if (code === 'ENOENT') return [];
+        throw new UsageError(`cannot read ${rel} (${code})`);
+      }
+      return base.list(dir);
+    },
+    read: async (file) => readNoFollow(path.join(root, file), file),
   };
 }

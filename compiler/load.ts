@@ -57,14 +57,24 @@ async function readFixture(files: RepoFiles, ref: string): Promise<FixtureSource
     // Read what the path really names (a symlink inside the root is followed here).
     target = toPosix(back);
   }
-  const data = await files.read(target);
+  let data: Buffer | null;
+  try {
+    data = await files.read(target);
+  } catch (error) {
+    // A fixture that names a folder (or cannot be opened) is that finding's problem, not the run's.
+    return { kind: 'refused', problem: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
+  }
   return data === null ? { kind: 'missing' } : { kind: 'text', text: data.toString('utf8') };
 }
 
 /** Loads the registry, artifacts, fixtures, the previous index and the owned outputs present now. */
 export async function loadCompileInputs(files: RepoFiles, parseCache: ParseCache = memoryParseCache()): Promise<CompileInputs> {
+  // readRegistry is fail-open (a read error becomes a warning); for compile an unreadable
+  // registry is bad input (exit 2), so read it here and let the error through.
+  const registryBytes = await files.read(Layout.registry);
+  const registryFiles: RepoFiles = { ...files, read: async (f) => (f === Layout.registry ? registryBytes : files.read(f)) };
   const [registry, findingFiles, plans, checks] = await Promise.all([
-    readRegistry(files),
+    readRegistry(registryFiles),
     files.list(Layout.findingsDir),
     files.list(Layout.planningRulesDir),
     files.list(Layout.preMortemChecksDir),

@@ -163,3 +163,29 @@ describe('defect 4: only `findings constraint retire` makes a retirement sticky'
     expect((await compileJson(repo, '--check')).code).toBe(0);
   });
 });
+
+describe('defect 6: an unreadable registry or findings folder is exit 2, not "no findings"', () => {
+  it('a registry that is a folder exits 2 naming it', async () => {
+    const repo = makeRepo();
+    mkdirSync(path.join(repo.root, '.agents/findings/registry.jsonl'), { recursive: true });
+    for (const extra of [[], ['--check']]) {
+      const r = await runFindings(['compile', '--root', repo.root, ...extra], { cwd: repo.root });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('.agents/findings/registry.jsonl');
+    }
+    expect(repo.exists('.agents/constraints/index.json')).toBe(false);
+  });
+
+  it('a findings "folder" that is a file exits 2 naming it', async () => {
+    const repo = makeRepo({ '.agents/findings': 'not a folder\n' });
+    const r = await runFindings(['compile', '--root', repo.root], { cwd: repo.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.agents/findings');
+    expect(repo.exists('.agents/constraints/index.json')).toBe(false);
+  });
+
+  it('a missing registry and findings folder still compile to nothing (exit 0)', async () => {
+    const repo = makeRepo();
+    expect((await runFindings(['compile', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
+  });
+});
