@@ -4,6 +4,8 @@
  * a malformed line → a warning naming `registry.jsonl:<line>`, and the line is skipped;
  * unreadable → one warning.
  */
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject, parseLine, splitLines, type RawLine } from '../jsonl.js';
 import { Layout } from '../layout.js';
@@ -98,16 +100,56 @@ export interface RegistryRead extends ParsedRegistry {
 
 const EMPTY: ParsedRegistry = { lines: [], entries: [], problems: [] };
 
+/**
+ * Why a registry that a source reports as absent is in fact unreadable, or null when it is
+ * really absent. Only working-tree sources can tell: a directory named `registry.jsonl`
+ * (EISDIR) or a file where its folder should be (ENOTDIR) reads as "absent" through a source
+ * that maps those to null; `lstat` tells them apart from a missing file (ENOENT).
+ */
+export async function absentRegistryProblem(files: RepoFiles, file: string = Layout.registry): Promise<string | null> {
+  if (files.root === undefined) return null;
+  try {
+    const st = await lstat(path.join(files.root, file));
+    if (st.isFile() || st.isSymbolicLink()) return null;
+    return st.isDirectory() ? 'EISDIR: it is a directory' : 'it is not a regular file';
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ENOTDIR') return 'ENOTDIR: a folder on its path is a file';
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Why the registry cannot be read from a source, or null when it can (or is simply absent).
+ * For strict callers (`findings validate`, writers) that must refuse what the reader only warns about.
+ */
+export async function registryReadProblem(files: RepoFiles, file: string = Layout.registry): Promise<string | null> {
+  if (files.root !== undefined) return absentRegistryProblem(files, file);
+  try {
+    await files.read(file);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function unreadable(file: string, reason: string): RegistryRead {
+  return { ...EMPTY, exists: true, warnings: [diagnostic({ file, severity: 'warning', ruleId: 'registry/unreadable', message: `cannot read the registry (${reason}); continuing without findings` })] };
+}
+
 /** Reads the registry from a file source (working tree, index or commit), fail-open. */
 export async function readRegistry(files: RepoFiles, file: string = Layout.registry): Promise<RegistryRead> {
   let data: Buffer | null;
   try {
     data = await files.read(file);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ...EMPTY, exists: true, warnings: [diagnostic({ file, severity: 'warning', ruleId: 'registry/unreadable', message: `cannot read the registry (${reason}); continuing without findings` })] };
+    return unreadable(file, error instanceof Error ? error.message : String(error));
   }
-  if (data === null) return { ...EMPTY, exists: false, warnings: [] };
+  if (data === null) {
+    const problem = await absentRegistryProblem(files, file);
+    return problem === null ? { ...EMPTY, exists: false, warnings: [] } : unreadable(file, problem);
+  }
   const parsed = parseRegistry(data.toString('utf8'));
   return { ...parsed, exists: true, warnings: problemWarnings(file, parsed.problems) };
 }

@@ -10,7 +10,10 @@ import { diagnostic, sortDiagnostics, type Diagnostic } from '../diagnostics.js'
 import { isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
 import { describeErrors, validator } from '../schema.js';
 import type { ValidateContext, ValidateTarget } from '../validate/index.js';
-import { leadingYamlBlock } from './reader.js';
+import { UsageError } from '../exit-codes.js';
+import { Layout } from '../layout.js';
+import type { RepoFiles } from '../repo-files.js';
+import { leadingYamlBlock, registryReadProblem } from './reader.js';
 import { dedupKeyWarnings, schemaMessage, supersededByProblem } from './rules.js';
 
 /** Calls `fn(text, lineNo)` for each line, BOM stripped, CRLF accepted; no array of lines is built. */
@@ -108,4 +111,15 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
 export async function validateRegistryTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {
   void ctx; // each registry file is self-contained: ids resolve within the same file
   return targets.flatMap((t) => validateRegistryText(t.file, t.text));
+}
+
+/**
+ * The strict side of "unreadable" (the reader only warns): throws a UsageError (exit 2) naming
+ * the registry path when it exists but cannot be read — a directory named `registry.jsonl`
+ * (EISDIR), a file where `.agents/findings/` should be (ENOTDIR), a permission error.
+ * A missing registry is fine. `findings validate` calls this before routing the layout's files.
+ */
+export async function assertRegistryReadable(files: RepoFiles, file: string = Layout.registry): Promise<void> {
+  const problem = await registryReadProblem(files, file);
+  if (problem !== null) throw new UsageError(`${file}: cannot read the registry (${problem})`);
 }

@@ -6,11 +6,12 @@
  * in memory, write the full result to a temp file under `.agents/findings/`, rename over the live
  * file — under `.agents/findings/registry.lock`, removed on every exit path.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isoSeconds } from '../clock.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { errorCode, isNotFound, readIfExists, writeFileAtomically } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isPlainObject } from '../jsonl.js';
 import { Layout, SAFE_ID } from '../layout.js';
@@ -39,8 +40,10 @@ function registryPaths(root: string): { file: string; lock: string } {
  */
 export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocument) => T | Promise<T>): Promise<{ result: T; changed: boolean }> {
   const { file, lock } = registryPaths(root);
+  // A file where `.agents/findings/` should be would otherwise fail inside the lock code.
+  await assertFolderUsable(path.dirname(file));
   return withLock(lock, async () => {
-    const current = await readIfExists(file);
+    const current = await readRegistryFile(file);
     const doc = new MutableRegistry(current === null ? '' : current.toString('utf8'));
     const result = await mutate(doc);
     const text = doc.text();
@@ -49,6 +52,29 @@ export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocu
     if (changed) await writeFileAtomically(file, text);
     return { result, changed };
   });
+}
+
+/** Exit 2 naming the registry path (not an internal error) when the registry's folder is not a folder. */
+async function assertFolderUsable(dir: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(dir);
+  } catch (error) {
+    if (isNotFound(error)) return; // created on the first write
+    throw new UsageError(`${Layout.registry}: cannot read the registry (${errorCode(error) ?? String(error)})`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`${Layout.registry}: cannot read the registry (ENOTDIR: ${Layout.findingsDir} is not a folder)`);
+}
+
+/** The registry's bytes, null when absent; anything else (EISDIR, EACCES, …) → exit 2 naming the path. */
+async function readRegistryFile(file: string): Promise<Buffer | null> {
+  try {
+    return await readIfExists(file);
+  } catch (error) {
+    const code = errorCode(error);
+    const reason = code === 'EISDIR' ? 'EISDIR: it is a directory' : (code ?? (error instanceof Error ? error.message : String(error)));
+    throw new UsageError(`${Layout.registry}: cannot read the registry (${reason})`);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, runFindings, FIXTURES } from '../helpers/repo.js';
@@ -72,6 +72,27 @@ describe('findings add', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('EISDIR');
     expect(repo.exists('.agents/findings/registry.lock')).toBe(false);
+  });
+});
+
+describe('an unreadable registry', () => {
+  const MINIMAL_ADD = ['add', '--file', MINIMAL];
+  it.each([
+    ['a registry.jsonl directory', (root: string) => mkdirSync(path.join(root, REGISTRY), { recursive: true }), 'EISDIR'],
+    ['a file where .agents/findings should be', (root: string) => (mkdirSync(path.join(root, '.agents'), { recursive: true }), writeFileSync(path.join(root, '.agents/findings'), 'x')), 'ENOTDIR'],
+  ])('%s: add, cite and retire exit 2 naming the registry path; rank warns once', async (_name, setUp, code) => {
+    const repo = makeRepo();
+    setUp(repo.root);
+    for (const args of [MINIMAL_ADD, ['cite', 'f-1'], ['retire', 'f-1']]) {
+      const r = await runFindings([...args, '--root', repo.root], { cwd: repo.root });
+      expect([args[0], r.code]).toEqual([args[0], 2]);
+      expect(r.stderr).toContain(`${REGISTRY}: cannot read the registry (${code}`);
+      expect(r.stderr).not.toContain('internal error');
+    }
+    const rank = await runFindings(['rank', '--root', repo.root, '--json'], { cwd: repo.root });
+    expect([rank.code, rank.stdout]).toEqual([0, '[]\n']);
+    expect(rank.stderr.match(/registry\/unreadable/g)).toHaveLength(1);
+    expect(rank.stderr).toContain(REGISTRY);
   });
 });
 

@@ -1,10 +1,15 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readRegistry } from '../../src/registry/reader.js';
 import { worktreeFiles, type RepoFiles } from '../../src/repo-files.js';
 import { makeRepo, SHARED } from '../helpers/repo.js';
 import { entry, jsonl, line, REGISTRY } from './entries.js';
+
+function makeFile(root: string, rel: string): void {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), 'x\n');
+}
 
 const read = async (files: Record<string, string>) => readRegistry(worktreeFiles(makeRepo(files).root));
 
@@ -12,6 +17,17 @@ describe('readRegistry (fail-open)', () => {
   it('missing registry: no entries, no message', async () => {
     const r = await read({});
     expect([r.exists, r.entries.length, r.warnings]).toEqual([false, 0, []]);
+  });
+  it.each([
+    ['registry.jsonl is a directory (EISDIR)', (root: string) => mkdirSync(path.join(root, REGISTRY), { recursive: true }), 'EISDIR'],
+    ['.agents/findings is a file (ENOTDIR)', (root: string) => makeFile(root, '.agents/findings'), 'ENOTDIR'],
+  ])('unreadable registry, %s: exactly one registry/unreadable warning naming it', async (_name, setUp, code) => {
+    const repo = makeRepo();
+    setUp(repo.root);
+    const r = await readRegistry(worktreeFiles(repo.root));
+    expect(r.entries).toEqual([]);
+    expect(r.warnings.map((w) => [w.file, w.severity, w.ruleId])).toEqual([[REGISTRY, 'warning', 'registry/unreadable']]);
+    expect(r.warnings[0]?.message).toContain(code);
   });
   it('empty registry: no entries, no message', async () => {
     const r = await read({ [REGISTRY]: '' });

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateRegistryText } from '../../src/registry/validate.js';
+import { assertRegistryReadable, validateRegistryText } from '../../src/registry/validate.js';
+import { worktreeFiles } from '../../src/repo-files.js';
 import { makeRepo, runFindings, SHARED } from '../helpers/repo.js';
 import { contractExample, entry, jsonl, line, REGISTRY } from './entries.js';
 
@@ -112,5 +113,23 @@ describe('findings validate on the registry', () => {
     expect(r2.code).toBe(1);
     expect(r2.stdout).toContain('other.jsonl:2:1');
     expect(r2.stdout).toContain('registry/duplicate-id');
+  });
+});
+
+describe('assertRegistryReadable (validate is strict about an unreadable registry)', () => {
+  it('a registry.jsonl directory: UsageError (exit 2) naming the path', async () => {
+    const repo = makeRepo();
+    mkdirSync(path.join(repo.root, REGISTRY), { recursive: true });
+    await expect(assertRegistryReadable(worktreeFiles(repo.root))).rejects.toThrow(expect.objectContaining({ name: 'UsageError', message: expect.stringMatching(/^\.agents\/findings\/registry\.jsonl: cannot read the registry \(EISDIR/) }));
+  });
+  it('.agents/findings is a file: UsageError naming the path', async () => {
+    const repo = makeRepo();
+    mkdirSync(path.join(repo.root, '.agents'), { recursive: true });
+    writeFileSync(path.join(repo.root, '.agents/findings'), 'x');
+    await expect(assertRegistryReadable(worktreeFiles(repo.root))).rejects.toThrow(/\.agents\/findings\/registry\.jsonl: cannot read the registry \(ENOTDIR/);
+  });
+  it('a missing or a normal registry is fine', async () => {
+    await expect(assertRegistryReadable(worktreeFiles(makeRepo().root))).resolves.toBeUndefined();
+    await expect(assertRegistryReadable(worktreeFiles(makeRepo({ [REGISTRY]: jsonl(entry()) }).root))).resolves.toBeUndefined();
   });
 });
