@@ -23,7 +23,7 @@ function fileText(n) {
 
 function makeRepo(total) {
   const root = mkdtempSync(path.join(tmpdir(), 'findings-bench-'));
-  const git = (...args) => execFileSync('git', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args) => execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
   for (let i = 0; i < total; i += 1) {
     const dir = path.join(root, 'src', `d${i % 50}`);
@@ -82,7 +82,7 @@ try {
     repo.git('commit', '-q', '--no-verify', '-m', `edit ${staged}`);
   }
 } finally {
-  rmSync(repo.root, { recursive: true, force: true });
+  rmSync(repo.root, { recursive: true, force: true, maxRetries: 5 });
 }
 console.log('5,000-file repository, 100 active constraints, median of', RUNS, 'runs (ms)');
 console.log('| staged files | findings hook pre-commit | node -e 0 | git grep --cached -P | floor (sum) | ratio | target |');

@@ -8,7 +8,7 @@
  * validated at the pushed commit, authorship included ("the real guard", issue 5).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
-import { mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.js';
+import { isAncestor, mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.js';
 import { NULL_SHA, rangeChanges, treeEntries } from '../src/git.js';
 import { Layout } from '../src/layout.js';
 import { commitFiles } from '../src/repo-files.js';
@@ -46,9 +46,13 @@ const isNull = (sha: string): boolean => /^0+$/.test(sha) || sha === NULL_SHA;
 
 /** Which files a pushed ref is judged by (range, or the whole tree for a base-less new branch). */
 export async function pushMode(root: string, remote: string, u: PushUpdate): Promise<CheckMode> {
-  if (!isNull(u.remoteSha) && (await objectExists(root, u.remoteSha))) return { kind: 'range', from: u.remoteSha, to: u.localSha };
+  const known = !isNull(u.remoteSha) && (await objectExists(root, u.remoteSha));
+  if (known && (await isAncestor(root, u.remoteSha, u.localSha))) return { kind: 'range', from: u.remoteSha, to: u.localSha };
+  // A new branch, or a rewritten one (rebase + force push): the old tip is no base, since what a
+  // rebase brought in from the default branch is not this branch's change. Compare with the
+  // remote's default branch, else with the last history the old and new tips share.
   const def = await remoteDefaultBranch(root, remote);
-  const base = def === null ? null : await mergeBase(root, def, u.localSha);
+  const base = (def === null ? null : await mergeBase(root, def, u.localSha)) ?? (known ? await mergeBase(root, u.remoteSha, u.localSha) : null);
   return base === null ? { kind: 'tree', commit: u.localSha } : { kind: 'range', from: base, to: u.localSha };
 }
 

@@ -46,7 +46,9 @@ export async function rangeAddedLines(root: string, from: string, to: string, pa
  * cheaper than a long argument list, and parsing ignores the paths nobody asked about.
  */
 function pathspecs(paths: readonly string[]): string[] {
-  if (paths.length > 2000) return [];
+  // A name that is not valid UTF-8 was decoded with U+FFFD and no longer names the file: ask for
+  // the whole diff instead (its paths decode the same way, so they still match).
+  if (paths.length > 2000 || paths.some((p) => p.includes('\uFFFD'))) return [];
   return ['--', ...paths.map((p) => `:(literal)${p}`)];
 }
 
@@ -161,6 +163,11 @@ export async function remoteDefaultBranch(root: string, remote: string): Promise
 export async function mergeBase(root: string, a: string, b: string): Promise<string | null> {
   const r = await runGit(root, ['merge-base', a, b]);
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+/** True when `a` is an ancestor of (or equal to) `b`. */
+export async function isAncestor(root: string, a: string, b: string): Promise<boolean> {
+  return (await runGit(root, ['merge-base', '--is-ancestor', a, b])).code === 0;
 }
 
 /** True when the object exists in the local repository. */

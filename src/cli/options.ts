@@ -75,6 +75,13 @@ export async function resolveRoot(rootOption: string | undefined, io: CliIo): Pr
   return (await topLevel(io.cwd)) ?? io.cwd;
 }
 
+/** Like resolveRoot, for commands that need git: outside a repository is a usage error (exit 2). */
+export async function resolveGitRoot(rootOption: string | undefined, io: CliIo): Promise<string> {
+  const root = await resolveRoot(rootOption, io);
+  if ((await topLevel(root)) === null) throw new UsageError(`${rootOption ?? root}: not a git repository (run \`git init\` first)`);
+  return root;
+}
+
 export interface CommonOptions {
   root?: string;
   format?: string;

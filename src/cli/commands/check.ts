@@ -6,7 +6,7 @@ import { resolveCommit } from '../../git.js';
 import { checkConstraints, parseSkip } from '../../../hooks/check.js';
 import type { CheckMode } from '../../../hooks/sources.js';
 import type { CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
 interface CheckOpts extends CommonOptions {
   staged?: boolean;
@@ -28,7 +28,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   addFormatOptions(cmd, FORMATS);
   cmd.action(async (opts: CheckOpts) => {
     const out = Output.from(io, opts, FORMATS);
-    const root = await resolveRoot(opts.root, io);
+    const root = await resolveGitRoot(opts.root, io);
     const mode = await modeOf(root, opts);
     const skip = parseSkip(io.env);
     skip.ids.delete('all');

@@ -2,7 +2,7 @@
 import { hasErrors } from '../../diagnostics.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
 const FORMATS = ['stylish', 'json'] as const;
 
@@ -13,7 +13,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   addFormatOptions(cmd, FORMATS);
   cmd.action(async (opts: CommonOptions) => {
     const out = Output.from(io, opts, FORMATS);
-    const root = await resolveRoot(opts.root, io);
+    const root = await resolveGitRoot(opts.root, io);
     const { doctor } = await import('../../../hooks/doctor.js');
     const diagnostics = await doctor(root);
     await out.diagnostics(diagnostics);

@@ -2,7 +2,7 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { HookOutcome } from '../../../hooks/outcome.js';
 import { readStdin, type CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, subCommand, type CommonOptions } from '../options.js';
+import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, subCommand, type CommonOptions } from '../options.js';
 
 const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 
@@ -20,7 +20,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   addFormatOptions(preCommitCmd, FORMATS);
   preCommitCmd.action(async (opts: CommonOptions) => {
     const out = Output.from(io, opts, FORMATS);
-    const root = await resolveRoot(opts.root, io);
+    const root = await resolveGitRoot(opts.root, io);
     const { preCommit } = await import('../../../hooks/pre-commit.js');
     await report(out, await preCommit(root, io.env));
   });
@@ -32,7 +32,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   addFormatOptions(prePushCmd, FORMATS);
   prePushCmd.action(async (remote: string | undefined, _url: string | undefined, opts: CommonOptions) => {
     const out = Output.from(io, opts, FORMATS);
-    const root = await resolveRoot(opts.root, io);
+    const root = await resolveGitRoot(opts.root, io);
     const { prePush } = await import('../../../hooks/pre-push.js');
     await report(out, await prePush(root, io.env, remote ?? 'origin', await readStdin(io)));
   });

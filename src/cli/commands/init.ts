@@ -1,15 +1,13 @@
 /** `findings init`: husky hook files, `.gitattributes` lines and the `.agents/` layout (issue 4). */
-import { ExitCode, UsageError } from '../../exit-codes.js';
-import { topLevel } from '../../git.js';
+import { ExitCode } from '../../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { addRootOption, baseCommand, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
+import { addRootOption, baseCommand, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   const cmd = baseCommand('init', 'Set up a repository: .husky/pre-commit and pre-push, .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.', io);
   addRootOption(cmd);
   cmd.action(async (opts: CommonOptions) => {
-    const root = await resolveRoot(opts.root, io);
-    if ((await topLevel(root)) === null) throw new UsageError(`${root}: not a git repository (run \`git init\` first)`);
+    const root = await resolveGitRoot(opts.root, io);
     const { initRepository } = await import('../../../hooks/init.js');
     const result = await initRepository(root, io.env);
     for (const s of result.steps) io.stdout.write(`${s.action.padEnd(9)} ${s.path}\n`);
