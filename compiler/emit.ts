@@ -9,11 +9,12 @@
  * regenerated from their sources anyway. The index — the one executable surface, also edited by
  * the lifecycle commands — goes through the kernel's fsyncing writer.
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../src/fs/atomic.js';
 import { Layout } from '../src/layout.js';
+import { resolveInsideRoot } from '../src/paths.js';
 
 const TEMP = /^\..+\.findings-\d+-\d+\.tmp$/;
 let counter = 0;
@@ -78,9 +79,40 @@ export function removeOutput(root: string, file: string): void {
   rmSync(path.join(root, file), { force: true });
 }
 
+/**
+ * Why the compiler may not write or remove anything in the repository folder `dir`, or null.
+ * The folder — or, when it does not exist yet, its nearest existing ancestor (mkdir would follow
+ * it) — must resolve inside the root through symlinks (src/paths.ts resolveInsideRoot): a
+ * symlinked `.agents/planning-rules -> /elsewhere` would otherwise let compile delete and write
+ * files outside the repository. A symlink that does not resolve is refused too.
+ */
+export function outputFolderProblem(root: string, dir: string): string | null {
+  let rel = dir.replace(/\/+$/, '');
+  while (rel !== '' && rel !== '.') {
+    let exists = true;
+    try {
+      lstatSync(path.join(root, rel));
+    } catch {
+      exists = false;
+    }
+    if (exists) {
+      try {
+        realpathSync(path.join(root, rel));
+      } catch {
+        return `${rel} is a symlink that does not resolve`;
+      }
+      const r = resolveInsideRoot(root, rel);
+      return 'problem' in r ? `${rel} ${r.problem}` : null;
+    }
+    rel = path.posix.dirname(rel);
+  }
+  return null;
+}
+
 /** Removes temp files a killed compile left in the folders it writes (call under compile.lock). */
 export function sweepTempFiles(root: string): void {
   for (const dir of [Layout.findingsDir, Layout.planningRulesDir, Layout.preMortemChecksDir]) {
+    if (outputFolderProblem(root, dir) !== null) continue;
     let names: string[];
     try {
       names = readdirSync(path.join(root, dir));

@@ -3,13 +3,13 @@
  * write only files whose bytes change and remove orphans, all under compile.lock.
  */
 import path from 'node:path';
-import type { Diagnostic } from '../src/diagnostics.js';
+import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { withLock } from '../src/fs/lock.js';
 import { Layout } from '../src/layout.js';
 import { fastWorktreeFiles } from './fast-files.js';
 import { compile } from './compile.js';
-import { diffOutputs } from './diff.js';
-import { pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
+import { diffOutputs, type Drift } from './diff.js';
+import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
 import { loadCompileInputs } from './load.js';
 import { openParseCache } from './parse-cache.js';
 
@@ -29,8 +29,10 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
     const inputs = await loadCompileInputs(fastWorktreeFiles(root), cache ?? undefined);
     const result = compile(inputs);
     if (!options.check) cache?.save();
-    const drift = diffOutputs(inputs, result);
-    if (options.check) return { diagnostics: result.diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })) };
+    const contained = containedDrift(root, diffOutputs(inputs, result));
+    const drift = contained.drift;
+    const diagnostics = contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
+    if (options.check) return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })) };
     sweepTempFiles(root);
     // The index goes last: the gate reads it, and everything it points at is then in place.
     await pool(
@@ -39,8 +41,29 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
       async (d) => (d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!)),
     );
     for (const d of drift.filter((x) => x.path === Layout.constraintIndex)) await writeOutput(root, d.path, result.outputs.get(d.path)!);
-    return { diagnostics: result.diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
+    return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
   };
   if (options.check) return once();
+  // The lock lives beside the index: a constraints folder outside the root gets nothing, not even it.
+  const lockProblem = outputFolderProblem(root, Layout.constraintsDir);
+  if (lockProblem !== null) return { diagnostics: [outsideRoot(Layout.constraintsDir, lockProblem)], changes: [] };
   return withLock(path.join(root, Layout.compileLock), once);
+}
+
+function outsideRoot(dir: string, problem: string): Diagnostic {
+  return diagnostic({ file: dir, ruleId: 'compiler/output-outside-root', message: `refusing to write or remove anything in ${dir}: ${problem}` });
+}
+
+/** Drops every change whose folder leaves the root, with one error per such folder. */
+function containedDrift(root: string, drift: readonly Drift[]): { drift: Drift[]; diagnostics: Diagnostic[] } {
+  const problems = new Map<string, string | null>();
+  const kept: Drift[] = [];
+  for (const d of drift) {
+    const dir = path.posix.dirname(d.path);
+    if (!problems.has(dir)) problems.set(dir, outputFolderProblem(root, dir));
+    if (problems.get(dir) === null) kept.push(d);
+  }
+  const diagnostics: Diagnostic[] = [];
+  for (const [dir, problem] of problems) if (problem !== null) diagnostics.push(outsideRoot(dir, problem));
+  return { drift: kept, diagnostics };
 }

@@ -189,3 +189,45 @@ describe('defect 6: an unreadable registry or findings folder is exit 2, not "no
     expect((await runFindings(['compile', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
   });
 });
+
+describe('defect 2: nothing is written or removed through an output folder that leaves the root', () => {
+  it('a symlinked planning-rules folder: error, exit 1, the outside folder untouched, the rest compiled', async () => {
+    const outside = tempDir('findings-outside-');
+    writeFileSync(path.join(outside, 'NOTES.md'), 'keep me\n');
+    const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-1') });
+    symlinkSync(outside, path.join(repo.root, '.agents/planning-rules'));
+    for (const extra of [['--check'], []]) {
+      const r = await compileJson(repo, ...extra);
+      expect(r.code).toBe(1);
+      expect(r.diagnostics.find((d) => d.ruleId === 'compiler/output-outside-root')).toMatchObject({ file: '.agents/planning-rules', severity: 'error' });
+      expect(r.changes.some((c) => c.path.startsWith('.agents/planning-rules/'))).toBe(false);
+    }
+    expect(readdirSync(outside)).toEqual(['NOTES.md']);
+    expect(readFileSync(path.join(outside, 'NOTES.md'), 'utf8')).toBe('keep me\n');
+    expect(repo.exists('.agents/pre-mortem-checks/f-1.md')).toBe(true);
+    expect(repo.exists('.agents/findings/f-1.md')).toBe(true);
+  });
+
+  it('a symlinked constraints folder: nothing at all is written there (not even the lock)', async () => {
+    const outside = tempDir('findings-outside-');
+    const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-1') });
+    symlinkSync(outside, path.join(repo.root, '.agents/constraints'));
+    const r = await compileJson(repo);
+    expect(r.code).toBe(1);
+    expect(r.diagnostics.map((d) => `${d.ruleId} ${d.file}`)).toContain('compiler/output-outside-root .agents/constraints');
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('a symlinked .agents folder: nothing is written outside', async () => {
+    const outside = tempDir('findings-outside-');
+    mkdirSync(path.join(outside, 'findings'));
+    writeFileSync(path.join(outside, 'findings/registry.jsonl'), REG('f-1'));
+    const repo = makeRepo();
+    symlinkSync(outside, path.join(repo.root, '.agents'));
+    const r = await compileJson(repo);
+    expect(r.code).toBe(1);
+    expect(readdirSync(outside)).toEqual(['findings']);
+    expect(readdirSync(path.join(outside, 'findings'))).toEqual(['registry.jsonl']);
+    expect(existsSync(path.join(repo.root, '.agents/planning-rules'))).toBe(false);
+  });
+});
