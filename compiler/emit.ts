@@ -17,6 +17,8 @@ import { Layout } from '../src/layout.js';
 import { resolveInsideRoot } from '../src/paths.js';
 
 const TEMP = /^\..+\.findings-\d+-\d+\.tmp$/;
+/** write-file-atomic's temp names for the index (`index.json.<uint32>`, src/fs/atomic.ts). */
+const INDEX_TEMP = /^index\.json\.\d+$/;
 let counter = 0;
 const madeDirs = new Set<string>();
 
@@ -109,23 +111,39 @@ export function outputFolderProblem(root: string, dir: string): string | null {
   return null;
 }
 
-/** Removes temp files a killed compile left in the folders it writes (call under compile.lock). */
+/**
+ * Removes temp files a killed compile (or a killed `constraint activate/retire`, which write the
+ * index under the same lock) left in the folders it writes: writeFast's `.<name>.findings-*.tmp`
+ * in the Markdown folders and write-file-atomic's `index.json.<digits>` beside the index. Call
+ * under compile.lock, before writing.
+ */
 export function sweepTempFiles(root: string): void {
-  for (const dir of [Layout.findingsDir, Layout.planningRulesDir, Layout.preMortemChecksDir]) {
+  const folders: [string, RegExp][] = [
+    [Layout.findingsDir, TEMP],
+    [Layout.planningRulesDir, TEMP],
+    [Layout.preMortemChecksDir, TEMP],
+    [Layout.constraintsDir, INDEX_TEMP],
+  ];
+  for (const [dir, pattern] of folders) {
     if (outputFolderProblem(root, dir) !== null) continue;
-    let names: string[];
+    sweepFolder(path.join(root, dir), pattern);
+  }
+}
+
+/** Removes files named like `pattern` (writeFast temps by default) directly in `abs`. */
+export function sweepFolder(abs: string, pattern: RegExp = TEMP): void {
+  let names: string[];
+  try {
+    names = readdirSync(abs);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!pattern.test(n)) continue;
     try {
-      names = readdirSync(path.join(root, dir));
+      unlinkSync(path.join(abs, n));
     } catch {
-      continue;
-    }
-    for (const n of names) {
-      if (!TEMP.test(n)) continue;
-      try {
-        unlinkSync(path.join(root, dir, n));
-      } catch {
-        // gone already
-      }
+      // gone already
     }
   }
 }

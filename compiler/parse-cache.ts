@@ -16,7 +16,7 @@ import { decodeText, findFence, yamlBetweenFences, type FrontMatterData, type Fr
 import { gitDir } from '../src/git.js';
 import { VERSION } from '../src/version.js';
 import type { ParseCache } from './compile.js';
-import { writeFast } from './emit.js';
+import { sweepFolder, writeFast } from './emit.js';
 
 const FORMAT = 1;
 
@@ -85,6 +85,8 @@ export async function openParseCache(root: string): Promise<PersistentParseCache
       const entries: Record<string, Stored> = {};
       for (const k of [...used.keys()].sort()) entries[k] = used.get(k)!;
       mkdirSync(path.dirname(file), { recursive: true });
+      // A compile killed mid-save left its temp file here (save runs under compile.lock).
+      sweepFolder(path.dirname(file));
       writeFast(file, JSON.stringify({ format: FORMAT, tool: VERSION, entries }));
     },
   };

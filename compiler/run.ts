@@ -25,6 +25,8 @@ const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed'
 /** Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead. */
 export async function runCompile(root: string, options: { check: boolean }): Promise<CompileRun> {
   const once = async (): Promise<CompileRun> => {
+    // Under compile.lock: whatever a killed writer left is swept before anything is written.
+    if (!options.check) sweepTempFiles(root);
     const cache = await openParseCache(root);
     const inputs = await loadCompileInputs(fastWorktreeFiles(root), cache ?? undefined);
     const result = compile(inputs);
@@ -33,7 +35,6 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
     const drift = contained.drift;
     const diagnostics = contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
     if (options.check) return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })) };
-    sweepTempFiles(root);
     // The index goes last: the gate reads it, and everything it points at is then in place.
     await pool(
       drift.filter((d) => d.path !== Layout.constraintIndex),

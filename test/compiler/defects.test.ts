@@ -231,3 +231,30 @@ describe('defect 2: nothing is written or removed through an output folder that 
     expect(existsSync(path.join(repo.root, '.agents/planning-rules'))).toBe(false);
   });
 });
+
+describe('defect 8: compile sweeps every temp file a killed writer can leave', () => {
+  it('removes index.json.<digits>, Markdown temps and parse-cache temps; leaves other names alone', async () => {
+    const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-1') });
+    await compileJson(repo);
+    const cacheDir = path.join(repo.root, '.git/findings-compiler');
+    expect(existsSync(path.join(cacheDir, 'parse-cache.json'))).toBe(true);
+    repo.write('.agents/constraints/index.json.2846193021', '{"half":');
+    repo.write('.agents/constraints/index.json.bak', 'mine\n');
+    repo.write('.agents/planning-rules/.f-1.md.findings-999-3.tmp', 'half');
+    writeFileSync(path.join(cacheDir, '.parse-cache.json.findings-999-4.tmp'), '{');
+    repo.write('.agents/findings/registry.jsonl', REG('f-1') + REG('f-2'));
+    const r = await compileJson(repo);
+    expect(r.code).toBe(0);
+    expect(readdirSync(path.join(repo.root, '.agents/constraints')).sort()).toEqual(['index.json', 'index.json.bak']);
+    expect(readdirSync(path.join(repo.root, '.agents/planning-rules')).sort()).toEqual(['f-1.md', 'f-2.md']);
+    expect(readdirSync(cacheDir)).toEqual(['parse-cache.json']);
+  });
+
+  it('--check removes nothing', async () => {
+    const repo = makeRepo();
+    await compileJson(repo);
+    repo.write('.agents/constraints/index.json.12', 'x');
+    await compileJson(repo, '--check');
+    expect(repo.exists('.agents/constraints/index.json.12')).toBe(true);
+  });
+});
