@@ -130,8 +130,15 @@ export async function registryReadProblem(files: RepoFiles, file: string = Layou
     await files.read(file);
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorReason(error);
   }
+}
+
+/** An error's message, led by its code (`EISDIR: …`) when the message does not name it. */
+function errorReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 function unreadable(file: string, reason: string): RegistryRead {
@@ -144,7 +151,7 @@ export async function readRegistry(files: RepoFiles, file: string = Layout.regis
   try {
     data = await files.read(file);
   } catch (error) {
-    return unreadable(file, error instanceof Error ? error.message : String(error));
+    return unreadable(file, errorReason(error));
   }
   if (data === null) {
     const problem = await absentRegistryProblem(files, file);
