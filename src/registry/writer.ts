@@ -6,7 +6,7 @@
  * in memory, write the full result to a temp file under `.agents/findings/`, rename over the live
  * file — under `.agents/findings/registry.lock`, removed on every exit path.
  */
-import { stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isoSeconds } from '../clock.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
@@ -43,6 +43,7 @@ export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocu
   // A file where `.agents/findings/` should be would otherwise fail inside the lock code.
   await assertFolderUsable(path.dirname(file));
   return withLock(lock, async () => {
+    await sweepStaleTempFiles(path.dirname(file));
     const current = await readRegistryFile(file);
     const doc = new MutableRegistry(current === null ? '' : current.toString('utf8'));
     const result = await mutate(doc);
@@ -52,6 +53,25 @@ export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocu
     if (changed) await writeFileAtomically(file, text);
     return { result, changed };
   });
+}
+
+/** write-file-atomic's temp names for the registry: `registry.jsonl.<uint32>`. Nothing else matches. */
+const STALE_TEMP = /^registry\.jsonl\.\d+$/;
+
+/**
+ * Removes temp files a killed writer left behind (write-file-atomic cleans up only on a normal
+ * exit; a SIGKILL mid-write leaves a full-size copy). Called under the registry lock: every
+ * registry write goes through `updateRegistry`, so no live writer owns such a file now.
+ */
+async function sweepStaleTempFiles(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw error;
+  }
+  for (const name of names) if (STALE_TEMP.test(name)) await rm(path.join(dir, name), { force: true });
 }
 
 /** Exit 2 naming the registry path (not an internal error) when the registry's folder is not a folder. */

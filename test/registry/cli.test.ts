@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, runFindings, FIXTURES } from '../helpers/repo.js';
-import { entry, jsonl, REGISTRY } from './entries.js';
+import { entry, jsonl, line, REGISTRY } from './entries.js';
 
 const MINIMAL = path.join(FIXTURES, 'registry/minimal-input.json');
 
@@ -72,6 +72,20 @@ describe('findings add', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('EISDIR');
     expect(repo.exists('.agents/findings/registry.lock')).toBe(false);
+  });
+});
+
+describe('stale temp files of a killed writer', () => {
+  it('findings add removes registry.jsonl.<digits> under the lock, and nothing else', async () => {
+    const dir = '.agents/findings';
+    const stale = [`${dir}/registry.jsonl.123456789`, `${dir}/registry.jsonl.0`];
+    const kept = [`${dir}/registry.jsonl.bak`, `${dir}/registry.jsonl.12a`, `${dir}/registry.jsonl.`, `${dir}/registry.jsonl.123.tmp`, `${dir}/candidates.jsonl.123`, `${dir}/xregistry.jsonl.123`];
+    const repo = makeRepo(Object.fromEntries([...stale, ...kept].map((f) => [f, `${line(entry({ id: 'f-partial' }))}\n{"id":"f-tr`])));
+    const r = await runFindings(['add', '--root', repo.root, '--file', MINIMAL], { cwd: repo.root });
+    expect(r.code).toBe(0);
+    expect(stale.filter((f) => repo.exists(f))).toEqual([]);
+    expect(kept.filter((f) => !repo.exists(f))).toEqual([]);
+    expect(readdirSync(path.join(repo.root, dir)).sort()).toEqual(['registry.jsonl', ...kept.map((f) => path.basename(f))].sort());
   });
 });
 
