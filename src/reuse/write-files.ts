@@ -11,7 +11,7 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
 import { normalizeRelative, relativePathProblem } from '../paths.js';
-import { bytesDigest } from './digest.js';
+import { bytesDigest, copiedFileDigest } from './digest.js';
 import type { PlannedFile } from './artifacts.js';
 import type { SourceFileRecord } from './sources-file.js';
 
@@ -67,17 +67,21 @@ export async function writePlannedFiles(root: string, planned: readonly PlannedF
       diagnostics.push(diagnostic({ file: f.path, severity: 'warning', ruleId: 'pull/unsafe-path', message: `${f.path} ${target.problem}; not copied` }));
       continue;
     }
-    const digest = bytesDigest(f.bytes);
+    const digest = copiedFileDigest(f.path, f.bytes);
     const current = await readIfExists(target.abs);
     if (current !== null && current.equals(f.bytes)) {
       files.push({ path: f.path, action: 'unchanged' });
       records.push({ path: f.path, digest });
       continue;
     }
-    if (current !== null && prev.get(f.path) !== bytesDigest(current)) {
+    // Untouched since the last pull: the digest ignores what compile and pull manage (an
+    // artifact's status/superseded_by/tier lines); a record written before that rule holds the
+    // plain byte digest, which still counts.
+    const recorded = prev.get(f.path);
+    const untouched = current !== null && recorded !== undefined && (recorded === copiedFileDigest(f.path, current) || recorded === bytesDigest(current));
+    if (current !== null && !untouched) {
       // Edited here, or a file this source never wrote: it stays as it is.
       files.push({ path: f.path, action: 'kept' });
-      const recorded = prev.get(f.path);
       if (recorded !== undefined) records.push({ path: f.path, digest: recorded });
       diagnostics.push(diagnostic({ file: f.path, severity: 'info', ruleId: 'pull/kept-local-file', message: `${f.path} differs from the source's copy and was not written by the last pull; kept as it is` }));
       continue;
@@ -85,6 +89,16 @@ export async function writePlannedFiles(root: string, planned: readonly PlannedF
     if (!dryRun) await writeFileAtomically(target.abs, f.bytes);
     files.push({ path: f.path, action: current === null ? 'created' : 'updated' });
     records.push({ path: f.path, digest });
+  }
+  // A file this pull does not copy (its finding is retired at the source, say) keeps its record
+  // while it exists here: the copy is still what an earlier pull wrote, so when the source offers
+  // it again it is updated, not mistaken for a local file. A file deleted here is forgotten.
+  const plannedPaths = new Set(planned.map((f) => f.path));
+  for (const r of previous) {
+    if (plannedPaths.has(r.path)) continue;
+    const target = safeTarget(root, r.path);
+    if ('problem' in target) continue;
+    if ((await readIfExists(target.abs)) !== null) records.push(r);
   }
   return { files, records, diagnostics };
 }

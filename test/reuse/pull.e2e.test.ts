@@ -166,6 +166,49 @@ describe('findings pull (two repositories)', () => {
     expect(c === undefined || c.status === 'retired').toBe(true);
   });
 
+  it('a pulled mechanical finding that A retires, B compiles retired, and A revives with a new detector comes back in B whole', async () => {
+    const ARTIFACT = '.agents/findings/f-a-002.md';
+    expect((await findings(b, 'pull', rel)).code).toBe(0);
+    expect((await findings(b, 'compile')).code).toBe(0);
+    b.commitAll('B: pulled');
+    // A retires it; B pulls (registry line retired) and compiles, which writes `status: retired` into B's copy.
+    expect((await findings(a, 'retire', 'f-a-002')).code).toBe(0);
+    expect((await findings(a, 'compile')).code).toBe(0);
+    a.commitAll('A: retire f-a-002');
+    expect((await findings(b, 'pull', rel)).code).toBe(0);
+    expect(byId(b, 'f-a-002')!.status).toBe('retired');
+    const compiled = await findings(b, 'compile');
+    expect(compiled.code, compiled.stdout + compiled.stderr).toBe(0);
+    expect(b.read(ARTIFACT)).toMatch(/\nstatus: "?retired"?\r?\n/);
+    b.commitAll('B: compile retired');
+    // A revives it and changes its detector.
+    a.write(REGISTRY, a.read(REGISTRY).split('\n').map((l) => (l.includes('"id":"f-a-002"') ? JSON.stringify({ ...(JSON.parse(l) as RegistryEntry), status: 'active' }) : l)).join('\n'));
+    a.write(ARTIFACT, a.read(ARTIFACT).replace(/\nstatus: "?retired"?\n/, '\nstatus: active\n').replace('pattern: "console\\\\.log\\\\("', 'pattern: "console\\\\.(log|debug)\\\\("'));
+    expect(a.read(ARTIFACT)).toContain('console\\\\.(log|debug)');
+    expect(a.read(ARTIFACT)).toContain('\nstatus: active\n');
+    a.commitAll('A: revive f-a-002 with a wider detector');
+    const r = await findings(b, 'pull', rel, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { files: { path: string; action: string }[]; diagnostics: { ruleId: string }[] };
+    expect(byId(b, 'f-a-002')!.status).toBe('active');
+    expect(report.files.find((f) => f.path === ARTIFACT)?.action).toBe('updated');
+    expect(report.diagnostics.map((d) => d.ruleId)).not.toContain('pull/kept-local-file');
+    expect(b.read(ARTIFACT)).toContain('\nstatus: active\n');
+    expect(b.read(ARTIFACT)).toContain('console\\\\.(log|debug)');
+    expect(b.read(ARTIFACT)).toContain('\ntier: pulled\n');
+    const again = await findings(b, 'compile');
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const c = (JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex).constraints.find((x) => x.id === 'c-f-a-002');
+    expect(c).toMatchObject({ status: 'shadow', detector: { pattern: 'console\\.(log|debug)\\(' } });
+    // A real local edit of the copy is still a takeover that later pulls leave alone.
+    b.write(ARTIFACT, b.read(ARTIFACT).replace('## Summary', '## Summary (B notes)'));
+    a.write(ARTIFACT, a.read(ARTIFACT).replace('Remove console.log or use the logger.', 'Now remove console.log or use the logger.'));
+    a.commitAll('A: reword');
+    const kept = JSON.parse((await findings(b, 'pull', rel, '--json')).stdout) as { files: { path: string; action: string }[] };
+    expect(kept.files.find((f) => f.path === ARTIFACT)?.action).toBe('kept');
+    expect(b.read(ARTIFACT)).toContain('## Summary (B notes)');
+  });
+
   it('an entry that disappears from A is retired in B; one that comes back is revived', async () => {
     expect((await findings(b, 'pull', rel)).code).toBe(0);
     const original = a.read(REGISTRY);

@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isUrl, pickRemoteRef, refProblem, sourceProblem } from '../../src/git-pull.js';
 import { planArtifacts, setArtifactTier } from '../../src/reuse/artifacts.js';
+import { copiedFileDigest, normalizeArtifactText } from '../../src/reuse/digest.js';
+import { carryLifecycle } from '../../compiler/promote.js';
+import { findFence } from '../../src/frontmatter.js';
 import { parseSourcesFile, recordedUrl, serializeSourcesFile } from '../../src/reuse/sources-file.js';
 import { recordLine } from '../../src/reuse/pull.js';
 import { FIXTURES } from '../helpers/repo.js';
@@ -107,5 +110,44 @@ describe('artifact copies', () => {
     expect(plan.files.map((f) => f.path)).toEqual(['.agents/findings/f-a-002.md']);
     expect(plan.fixtures.map((f) => f.path)).toEqual(['.agents/constraints/fixtures/f-a-002/positive.ts', '.agents/constraints/fixtures/f-a-002/negative.ts']);
     expect(plan.diagnostics.map((d) => d.ruleId)).toEqual(['pull/fixture-path', 'pull/fixture-path', 'pull/fixture-missing', 'pull/fixture-path']);
+  });
+});
+
+describe('copied-file digests ignore what compile and pull manage', () => {
+  const ARTIFACT = '.agents/findings/f-a-002.md';
+  const text = readFileSync(path.join(FIXTURES, 'reuse/repo-a/.agents/findings/f-a-002.md'), 'utf8').replace('## Summary', '- Status: active\n\n## Summary');
+  const pulled = setArtifactTier(text, 'pulled', ARTIFACT)!;
+  const digest = (t: string, p = ARTIFACT): string => copiedFileDigest(p, Buffer.from(t, 'utf8'));
+  const carried = (t: string, status: 'retired' | 'superseded', by: string | null): string => {
+    const fence = findFence(t, ARTIFACT);
+    if (!fence.ok) throw new Error('no fence');
+    return carryLifecycle(t, fence.fence.closeLine, status, by)!;
+  };
+
+  it.each([
+    ['compile retires it (status line and body - Status:)', carried(pulled, 'retired', null)],
+    ['compile supersedes it (inserts superseded_by:)', carried(pulled, 'superseded', 'f-a-009')],
+    ['the tier differs', pulled.replace('\ntier: pulled\n', '\ntier: seed\n')],
+  ])('same digest when %s', (_name, edited) => {
+    expect(edited).not.toBe(pulled);
+    expect(digest(edited)).toBe(digest(pulled));
+  });
+  it.each([
+    ['the detector changes', pulled.replace('console\\\\.log', 'console\\\\.debug')],
+    ['the body changes', pulled.replace('## Summary', '## Summary (B notes)')],
+    ['a second - Status: line changes', `${carried(pulled, 'retired', null)}- Status: mine\n`],
+    ['a nested status: key changes', pulled.replace('    kind: regex\n', '    kind: regex\n    status: x\n')],
+  ])('another digest when %s', (_name, edited) => {
+    expect(edited).not.toBe(pulled);
+    expect(digest(edited)).not.toBe(digest(pulled));
+  });
+  it('same digest for a CRLF artifact that compile retired', () => {
+    const crlf = pulled.replaceAll('\n', '\r\n');
+    expect(digest(carried(crlf, 'retired', null))).toBe(digest(crlf));
+  });
+  it('fixtures are digested byte for byte; text without front matter is left as it is', () => {
+    const fixture = 'status: a\n';
+    expect(digest(fixture, '.agents/constraints/fixtures/f-a-002/x.md')).not.toBe(digest('status: b\n', '.agents/constraints/fixtures/f-a-002/x.md'));
+    expect(normalizeArtifactText('no front matter\nstatus: x\n')).toBe('no front matter\nstatus: x\n');
   });
 });
