@@ -53,10 +53,12 @@ export function worktreeFiles(root: string): RepoFiles {
       try {
         const st = await lstat(abs);
         if (st.isSymbolicLink()) return Buffer.from(await readlink(abs), 'utf8');
-        if (!st.isFile()) return null;
+        // A folder (or a socket…) where a file should be is unreadable input, not a missing file.
+        if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL', path: file });
         return await readFile(abs);
       } catch (error) {
-        if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return null;
+        if (isNotFound(error)) return null;
+        if ((error as { code?: string }).code === 'ENOTDIR') throw Object.assign(new Error(`${file}: a parent folder is a file`), { code: 'ENOTDIR', path: file });
         throw error;
       }
     },

@@ -3,7 +3,9 @@
  * lives in its own module and is imported only when invoked, so `findings hook pre-commit`
  * never loads the compiler or the Markdown stack (pitfalls.md #9).
  */
+import path from 'node:path';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { toPosix } from '../paths.js';
 import { GitError } from '../git.js';
 import { LockTimeoutError } from '../fs/lock.js';
 import { processIo, type CliIo } from './io.js';
@@ -78,7 +80,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 }
 
 function reportFailure(name: string, error: unknown, io: CliIo): ExitCode {
-  if (error instanceof UsageError || error instanceof LockTimeoutError) {
+  if (error instanceof LockTimeoutError) {
+    // Paths in output are relative (to where the user stands), never absolute.
+    io.stderr.write(`findings ${name}: ${error.message.replace(error.lockPath, toPosix(path.relative(io.cwd, error.lockPath)))}\n`);
+    return ExitCode.Usage;
+  }
+  if (error instanceof UsageError) {
     io.stderr.write(`findings ${name}: ${error.message}\n`);
     return ExitCode.Usage;
   }

@@ -115,5 +115,8 @@ export async function validateTargets(targets: readonly ValidateTarget[], ctx: V
 
 /** Validates the whole layout of a file source. */
 export async function validateRepository(ctx: ValidateContext): Promise<Diagnostic[]> {
+  // A registry that exists but cannot be read (a folder, a file where the folder should be) is
+  // unreadable input (exit 2), not an empty registry.
+  await (await import('../registry/validate.js')).assertRegistryReadable(ctx.files);
   return validateFiles(await defaultTargets(ctx.files), ctx);
 }

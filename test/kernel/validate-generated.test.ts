@@ -49,3 +49,13 @@ describe('findings validate on generated files and settings', () => {
     expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'candidates/duplicate-class')).toEqual([expect.objectContaining({ line: 2 })]);
   });
 });
+
+describe('findings validate on unreadable input', () => {
+  it('exits 2 naming the registry when it is a folder', async () => {
+    const repo = makeRepo();
+    repo.write('.agents/findings/registry.jsonl/x', '');
+    const r = await runFindings(['validate'], { cwd: repo.root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.agents/findings/registry.jsonl: cannot read the registry');
+  });
+});
