@@ -1,4 +1,4 @@
-import { writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reviewPushGate, taskFromBranch } from '../../src/review/gate.js';
@@ -6,7 +6,7 @@ import { readLedger } from '../../src/review/ledger.js';
 import { commitFiles } from '../../src/repo-files.js';
 import { validateRepository } from '../../src/validate/index.js';
 import { worktreeFiles } from '../../src/repo-files.js';
-import { BIN, FIXTURES, makeRepo, runFindings, spawnFindings, tempDir, type TestRepo } from '../helpers/repo.js';
+import { BIN, FIXTURES, makeRepo, PACKAGE_ROOT, runFindings, spawnFindings, tempDir, type TestRepo } from '../helpers/repo.js';
 
 const LEDGER = '.agents/reviews/T-1.jsonl';
 const NOW = '2026-03-04T05:06:07Z';
@@ -145,7 +145,8 @@ describe('pre-push keeps ledgers append-only', () => {
 describe('merging two branches', () => {
   it('union-merges appended findings without conflict and folds to the right state', async () => {
     const r = repo();
-    r.write('.gitattributes', '.agents/reviews/*.jsonl merge=union\n.agents/reviews/*.md merge=union\n');
+    // The attributes `findings init` writes (templates/gitattributes), not a hand-made copy.
+    r.write('.gitattributes', readFileSync(path.join(PACKAGE_ROOT, 'templates', 'gitattributes'), 'utf8'));
     const [base] = idsOf((await run(r, ['fail', 'T-1', '--issue', 'base issue'])).stdout);
     r.commitAll('round 1');
     r.git('checkout', '-q', '-b', 'left');
