@@ -6,7 +6,7 @@
  */
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { compileAppliesTo } from '../src/match/applies.js';
-import { compileDetector, evaluate, type Matcher } from '../src/match/detector.js';
+import { buildPrefilter, compileDetector, evaluate, type Matcher } from '../src/match/detector.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 
 /** One file to judge: its path, its text, and (for change-scoped checks) the lines the change adds. */
@@ -100,6 +100,14 @@ export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[]
   const out: Diagnostic[] = [];
   const files = allFiles.filter((f) => !isGateExempt(f.path));
   const prepared = applicableConstraints(index, options.skip).map(prepare);
+  // One linear pass per file tells which patterns occur at all; only those are evaluated.
+  const prefilter = buildPrefilter(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])));
+  const occurring = new Map<string, ReadonlySet<Matcher>>();
+  const occurs = (f: CheckedFile, m: Matcher): boolean => {
+    let found = occurring.get(f.path);
+    if (!found) occurring.set(f.path, (found = prefilter.matching(f.text)));
+    return found.has(m);
+  };
   for (const p of prepared) {
     const c = p.entry;
     const severity = blocks(c) ? 'error' : 'warning';
@@ -118,6 +126,8 @@ export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[]
       continue;
     }
     for (const f of mine) {
+      // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
+      if (occurs(f, p.matcher) === (p.matcher.mode === 'must_contain')) continue;
       const result = evaluate(p.matcher, f.text, { budgetMs: options.budgetMs });
       if (result.error) {
         out.push(evaluationError(f.path, 0, result.error));

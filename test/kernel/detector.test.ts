@@ -77,3 +77,18 @@ describe('evaluate', () => {
     expect(r.error).toMatch(/budget/);
   });
 });
+
+describe('buildPrefilter', () => {
+  it('reports exactly the matchers whose pattern occurs, across flag sets and lookbehinds', async () => {
+    const { buildPrefilter } = await import('../../src/match/detector.js');
+    const a = matcher({ kind: 'regex', pattern: 'alpha' });
+    const b = matcher({ kind: 'regex', pattern: 'BETA', flags: 'i' });
+    const c = matcher({ kind: 'regex', pattern: '(?<!x)gamma' });
+    const d = matcher({ kind: 'content_pattern', mode: 'must_contain', pattern: 'SPDX' });
+    const pf = buildPrefilter([a, b, c, d]);
+    const names = (text: string) => [a, b, c, d].filter((m) => pf.matching(text).has(m)).map((m) => m.source);
+    expect(names('alpha beta xgamma')).toEqual(['alpha', 'BETA']);
+    expect(names('gamma SPDX')).toEqual(['(?<!x)gamma', 'SPDX']);
+    expect(names('nothing')).toEqual([]);
+  });
+});
