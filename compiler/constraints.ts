@@ -2,11 +2,12 @@
  * Index entries and their lifecycle (finding-compiler.md "The constraint index", "Lifecycle";
  * issue steps 3-4). The compiler never activates: a new entry is `shadow` + `warn`; an entry the
  * previous index holds `active` stays `active` + `block` (with its measurement) while it stays
- * qualified with the same detector; one retired by `findings constraint retire` stays retired,
+ * qualified with the same detector and applicability; one retired by `findings constraint retire` stays retired,
  * one retired by compile (its finding was not active) comes back as shadow (see retiredByLifecycle).
  * Pure.
  */
 import { enforcementFor } from '../src/constraints/index-file.js';
+import { stableStringify } from '../src/json-stable.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
 import type { Finding } from './model.js';
 import type { Qualified } from './qualify.js';
@@ -52,6 +53,10 @@ function sameDetector(a: ConstraintEntry['detector'], b: ConstraintEntry['detect
   return a.kind === b.kind && (a.mode ?? '') === (b.mode ?? '') && a.pattern === b.pattern && (a.flags ?? '') === (b.flags ?? '');
 }
 
+function sameAppliesTo(a: ConstraintEntry['applies_to'], b: ConstraintEntry['applies_to']): boolean {
+  return stableStringify(a) === stableStringify(b);
+}
+
 function withStatus(e: ConstraintEntry, status: ConstraintEntry['status']): ConstraintEntry {
   return { ...e, status, enforcement_mode: enforcementFor(status) };
 }
@@ -64,7 +69,9 @@ function withStatus(e: ConstraintEntry, status: ConstraintEntry['status']): Cons
 export function qualifiedEntry(fresh: ConstraintEntry, previous: ConstraintEntry | undefined): ConstraintEntry {
   if (!previous) return fresh;
   if (previous.status === 'retired') return retiredByLifecycle(previous) ? withStatus(previous, 'retired') : fresh;
-  if (!sameDetector(previous.detector, fresh.detector)) return fresh;
+  // A measurement is of one detector over one applicability: widen the globs and the entry has
+  // not been measured on the new files, so it goes back to shadow (as activation would refuse it).
+  if (!sameDetector(previous.detector, fresh.detector) || !sameAppliesTo(previous.applies_to, fresh.applies_to)) return fresh;
   const measured = previous.evidence.shadow_measurement;
   const kept: ConstraintEntry = measured ? { ...fresh, evidence: { ...fresh.evidence, shadow_measurement: measured } } : fresh;
   return previous.status === 'active' ? withStatus(kept, 'active') : kept;

@@ -52,11 +52,24 @@ function topField(message: string): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * The schema says "mechanical needs the constraint target and a detector" through an `if/then`
+ * whose ajv errors read as riddles ("must contain at least 1 valid item(s)", then "must be
+ * constraint" once per item). Replace them with what to do. Pure.
+ */
+function mechanicalHints(data: Record<string, unknown>, problems: string[]): string[] {
+  if (data['detectability'] !== 'mechanical') return problems;
+  const out = problems.filter((m) => !/^fields? "compiler_targets(\.\d+)?"/.test(m) || !/constraint|valid item/.test(m));
+  const targets = Array.isArray(data['compiler_targets']) ? data['compiler_targets'] : [];
+  if (!targets.includes('constraint')) out.unshift('field "compiler_targets" must include "constraint": a finding with detectability "mechanical" compiles into the constraint index (e.g. ["plan", "pre-mortem", "constraint"])');
+  return out;
+}
+
 /** Checks parsed front matter against the artifact schema and the file's name. Pure. */
 export function checkArtifact(file: string, parsed: FrontMatterResult): ArtifactCheck {
   if (!parsed.ok) return { ok: false, diagnostics: parsed.diagnostics };
   const diagnostics: Diagnostic[] = [];
-  const problems = validate('finding-artifact', parsed.data);
+  const problems = mechanicalHints(parsed.data, validate('finding-artifact', parsed.data));
   for (const message of problems) {
     const field = topField(message);
     const line = field ? keyLine(parsed.yaml, parsed.yamlLine, field) : 1;

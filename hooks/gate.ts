@@ -46,9 +46,14 @@ export const constraintRuleId = (id: string): string => `constraint/${id}`;
 export function constraintNotes(c: ConstraintEntry, bypass: string | null): string[] {
   const notes: string[] = [];
   if (c.checklist_item) notes.push(`checklist: ${c.checklist_item}`);
-  notes.push(blocks(c) ? 'active constraint: this blocks' : 'shadow constraint: reported only, never blocks');
-  const skipOne = `FINDINGS_SKIP=${c.id}`;
-  notes.push(bypass ? `bypass: ${bypass} (skips every check), or ${skipOne} (skips this constraint)` : `bypass: ${skipOne} (skips this constraint)`);
+  if (blocks(c)) {
+    notes.push('active constraint: this blocks');
+    const skipOne = `FINDINGS_SKIP=${c.id}`;
+    notes.push(bypass ? `bypass: ${bypass} (skips every check), or ${skipOne} (skips this constraint)` : `bypass: ${skipOne} (skips this constraint)`);
+  } else {
+    // Nothing to bypass: a shadow only reports, and its hits are what measurement counts.
+    notes.push('shadow constraint: reported only, never blocks');
+  }
   notes.push(`findings explain ${c.id}`);
   return notes;
 }

@@ -109,5 +109,12 @@ function reportFailure(name: string, error: unknown, io: CliIo): ExitCode {
 
 /** Entry used by the bin launchers. */
 export async function main(argv: readonly string[]): Promise<void> {
+  // `findings … | head` closes the pipe early: stop quietly, as Unix tools do, instead of a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw error;
+    });
+  }
   process.exitCode = await runCli(argv, processIo());
 }

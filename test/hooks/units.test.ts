@@ -133,3 +133,12 @@ describe('runGate', () => {
     expect(out.filter((d) => d.ruleId === 'constraint/c-alt' || d.ruleId === 'constraint/c-poly')).toEqual([]);
   });
 });
+
+describe('constraintNotes', () => {
+  it('offers a bypass only where there is something to bypass', async () => {
+    const { constraintNotes } = await import('../../hooks/gate.js');
+    const { constraint } = await import('./setup.js');
+    expect(constraintNotes(constraint('c-s', { status: 'shadow' }), 'git commit --no-verify').some((n) => n.startsWith('bypass'))).toBe(false);
+    expect(constraintNotes(constraint('c-a'), 'git commit --no-verify')).toContain('bypass: git commit --no-verify (skips every check), or FINDINGS_SKIP=c-a (skips this constraint)');
+  });
+});

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { COMMANDS } from '../../src/cli/main.js';
 import { VERSION } from '../../src/version.js';
-import { PACKAGE_ROOT, runFindings, spawnFindings, tempDir } from '../helpers/repo.js';
+import { BIN, PACKAGE_ROOT, runFindings, spawnFindings, tempDir } from '../helpers/repo.js';
 
 describe('findings CLI', () => {
   it('exits 2 with the command list when called without a command', async () => {
@@ -24,6 +24,15 @@ describe('findings CLI', () => {
   it('lists every command once', () => {
     const names = COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+  it('stops quietly when the reader of its output goes away (| head)', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [BIN, '--help'], { cwd: tempDir() });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((r) => child.on('close', r));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
   it('runs through the committed launcher', async () => {
     const r = await spawnFindings(['--version'], { cwd: tempDir() });

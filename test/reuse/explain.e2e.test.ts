@@ -133,7 +133,7 @@ describe('findings explain', () => {
     expect(text).toContain('candidate   debug-console-log  .agents/findings/candidates.jsonl:1');
     expect(text).toMatch(/review {6}\[F-[0-9a-f]{8}\] task T-2, round 2, pr_gate {2}\.agents\/reviews\/T-2\.jsonl:\d+/);
     expect(text).toContain('task        T-2  .agents/tasks/T-2.json:1\n  objective billing; rounds 1, 2; origins pr_gate, qa');
-    expect(text).toContain('measured precision 50.0%: 1 true / 1 false positives of 2 labelled');
+    expect(text).toContain('measured precision 0.50: 1 true / 1 false positives of 2 labelled');
   });
 
   it('an unknown id exits 1 with a message', async () => {

@@ -67,7 +67,16 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       out.json({ head: r.head, commits: r.commits, measured: r.measured, diagnostics: r.diagnostics });
       return;
     }
-    for (const m of r.measured) out.info(`${m.id}: ${describe(m.summary)}${m.errors > 0 ? `, ${m.errors} evaluation errors` : ''} → ${m.file} (${m.state})`);
+    const { readMeasurement } = await import('../../lifecycle/store.js');
+    for (const m of r.measured) {
+      out.info(`${m.id}: ${describe(m.summary)}${m.errors > 0 ? `, ${m.errors} evaluation errors` : ''} → ${m.file} (${m.state})`);
+      // Say what to do next: which hits still need a person's label, and the command that labels them.
+      const read = await readMeasurement(root, m.id);
+      const unlabelled = read.kind === 'ok' ? read.measurement.hits.filter((h) => h.label === undefined).map((h) => h.id) : [];
+      if (unlabelled.length === 0) continue;
+      out.info(`  ${unlabelled.length} hit(s) to label, e.g.: ${unlabelled.slice(0, 5).join(' ')}${unlabelled.length > 5 ? ` (all in ${m.file})` : ''}`);
+      out.info(`  label them: findings constraint label ${m.id} <hit-id>… --true-positive | --false-positive`);
+    }
     if (r.head !== null) out.info(`measured ${r.measured.length} constraint(s) over ${r.commits} commit(s) at ${r.head.slice(0, 8)}`);
     else if (r.diagnostics.length === 0) out.info('no shadow constraints to measure');
     await out.diagnostics(r.diagnostics);

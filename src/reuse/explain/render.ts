@@ -1,8 +1,10 @@
 /** Renders an explain chain: stylish text for people, stable JSON for tools (docs/reuse.md). Pure. */
+import { formatRatio } from '../../lifecycle/activate.js';
 import { EXPLAIN_SHAPE, type ExplainChain, type KeyShape } from './chain.js';
 
 const at = (file: string, line: number): string => (line > 0 ? `${file}:${line}` : file);
-const pct = (p: number | null): string => (p === null ? 'not measured (no labelled hits)' : `${(Math.round(p * 1000) / 10).toFixed(1)}%`);
+// The same notation as `findings constraint label/activate` (floored, so 0.9499 never reads 0.95).
+const pct = (p: number | null): string => (p === null ? 'not measured (no labelled hits)' : formatRatio(p));
 
 /** The chain as lines, one link per heading, each ending with `file:line`. */
 export function renderExplainText(c: ExplainChain): string {
