@@ -19,6 +19,16 @@ function repo(): TestRepo {
 }
 const run = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}) => runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env } });
 const idsOf = (stdout: string): string[] => [...stdout.matchAll(/\[F-([0-9a-f]{8})\]/g)].map((m) => m[1]!);
+/** A bare remote `origin` and a real pre-push hook calling the bin; returns the remote's path. */
+function withPrePushRemote(r: TestRepo): string {
+  const remote = tempDir('findings-remote-');
+  r.git('init', '-q', '--bare', remote);
+  r.git('remote', 'add', 'origin', remote);
+  const hook = path.join(r.root, '.git/hooks/pre-push');
+  writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
+  chmodSync(hook, 0o755);
+  return remote;
+}
 const gate = (r: TestRepo, localRef = 'refs/heads/feature/T-1') => reviewPushGate({ root: r.root, commit: r.git('rev-parse', 'HEAD').trim(), localRef });
 
 describe('taskFromBranch', () => {
@@ -76,12 +86,7 @@ describe('the push gate (reviewPushGate) on real commits', () => {
 
   it('a real git push through the pre-push hook is refused, then accepted', async () => {
     const r = repo();
-    const remote = tempDir('findings-remote-');
-    r.git('init', '-q', '--bare', remote);
-    r.git('remote', 'add', 'origin', remote);
-    const hook = path.join(r.root, '.git/hooks/pre-push');
-    writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
-    chmodSync(hook, 0o755);
+    const remote = withPrePushRemote(r);
     r.git('checkout', '-q', '-b', 'feature/T-1');
     const [a] = idsOf((await run(r, ['fail', 'T-1', '--issue', 'no retry'])).stdout);
     r.commitAll('qa fails T-1');
@@ -100,12 +105,7 @@ describe('the push gate (reviewPushGate) on real commits', () => {
 describe('pre-push validates the pushed review files', () => {
   it('refuses a push that carries a waiver forged by someone who is not an auditor', async () => {
     const r = repo();
-    const remote = tempDir('findings-remote-');
-    r.git('init', '-q', '--bare', remote);
-    r.git('remote', 'add', 'origin', remote);
-    const hook = path.join(r.root, '.git/hooks/pre-push');
-    writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
-    chmodSync(hook, 0o755);
+    withPrePushRemote(r);
     await run(r, ['fail', 'T-1', '--findings', path.join(FIXTURES, 'review/findings/valid.json')]);
     r.commitAll('qa');
     // `main` names no task, so the open-findings gate has nothing to say: only validation can refuse.
@@ -123,12 +123,7 @@ describe('pre-push validates the pushed review files', () => {
 describe('pre-push keeps ledgers append-only', () => {
   it('refuses a push that removes ledger lines, and names the lines', async () => {
     const r = repo();
-    const remote = tempDir('findings-remote-');
-    r.git('init', '-q', '--bare', remote);
-    r.git('remote', 'add', 'origin', remote);
-    const hook = path.join(r.root, '.git/hooks/pre-push');
-    writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
-    chmodSync(hook, 0o755);
+    withPrePushRemote(r);
     await run(r, ['fail', 'T-1', '--issue', 'no retry']);
     r.commitAll('qa');
     expect(r.tryGit(['push', 'origin', 'main']).code).toBe(0);
