@@ -9,12 +9,12 @@ import { readMany, type RepoFiles } from '../repo-files.js';
 import { validate } from '../schema.js';
 import { parseLedger, taskOfLedgerPath } from './events.js';
 import { shortIdOf } from './ids.js';
-import { WAIVABLE, type AddressedEvent, type FiledEvent, type FindingStatus, type Origin, type ReviewEvent, type Severity, type TaskFile, type WaivedEvent } from './types.js';
+import { WAIVABLE, type AddressedEvent, type FiledEvent, type FindingBody, type FindingStatus, type Origin, type ReviewEvent, type TaskFile, type WaivedEvent } from './types.js';
 
 export type { ReviewEvent, TaskFile } from './types.js';
 
 /** One finding with its derived status (contract: "The Finding shape" + origin, round, status). */
-export interface ReviewFinding {
+export interface ReviewFinding extends FindingBody {
   /** Full id (32 hex). */
   id: string;
   /** The 8 characters `[F-xxxxxxxx]` shows. */
@@ -22,16 +22,6 @@ export interface ReviewFinding {
   task: string;
   origin: Origin;
   round: number;
-  severity: Severity;
-  file: string | null;
-  line: number | null;
-  criterion: string | null;
-  expected: string;
-  actual: string;
-  fix: string | null;
-  evidence: string | null;
-  /** Optional defect class slug (recurrence). */
-  class: string | null;
   status: FindingStatus;
   /** `.agents/reviews/<task>.jsonl` */
   ledgerFile: string;
