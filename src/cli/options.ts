@@ -11,7 +11,7 @@ import type { CliIo } from './io.js';
 
 /** A commander command that never calls process.exit and writes to the given io. */
 export function baseCommand(name: string, description: string, io: CliIo): Command {
-  const cmd = new Command(name);
+  const cmd = new Command(`findings ${name}`);
   configure(cmd, io);
   return cmd.description(description);
 }
