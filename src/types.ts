@@ -166,6 +166,12 @@ export interface ConstraintIndex {
   constraints: ConstraintEntry[];
 }
 
+/** Key order inside `applies_to` (index entries and measurements share it). */
+export const APPLIES_TO_KEY_ORDER = ['scope', 'path_globs', 'path_prefixes', 'extensions', 'languages', 'issue_types'] as const;
+
+/** Key order inside `detector` (index entries and measurements share it). */
+export const DETECTOR_KEY_ORDER = ['kind', 'mode', 'pattern', 'flags', 'message'] as const;
+
 /** Key order for index.json and its entries. */
 export const CONSTRAINT_KEY_ORDER = [
   'version',
@@ -181,18 +187,9 @@ export const CONSTRAINT_KEY_ORDER = [
   'review_file',
   'compiled_at',
   'applies_to',
-  'scope',
-  'path_globs',
-  'path_prefixes',
-  'extensions',
-  'languages',
-  'issue_types',
+  ...APPLIES_TO_KEY_ORDER,
   'detector',
-  'kind',
-  'mode',
-  'pattern',
-  'flags',
-  'message',
+  ...DETECTOR_KEY_ORDER,
   'evidence',
   'positive_refs',
   'negative_control_refs',

@@ -9,7 +9,7 @@ import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { stableStringify } from '../json-stable.js';
 import { measurementPath } from '../layout.js';
 import { validate } from '../schema.js';
-import type { ConstraintEntry, ShadowMeasurement } from '../types.js';
+import { APPLIES_TO_KEY_ORDER, DETECTOR_KEY_ORDER, type ConstraintEntry, type ShadowMeasurement } from '../types.js';
 
 export type HitLabel = 'true_positive' | 'false_positive';
 
@@ -55,18 +55,9 @@ export const MEASUREMENT_KEY_ORDER = [
   'since',
   'commits',
   'detector',
-  'kind',
-  'mode',
-  'pattern',
-  'flags',
-  'message',
+  ...DETECTOR_KEY_ORDER,
   'applies_to',
-  'scope',
-  'path_globs',
-  'path_prefixes',
-  'extensions',
-  'languages',
-  'issue_types',
+  ...APPLIES_TO_KEY_ORDER,
   'samples',
   'hits',
   'errors',
