@@ -170,4 +170,16 @@ describe('pushed ranges are validated', () => {
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('.agents/findings/registry.jsonl');
   });
+
+  it('an artifact without front matter in the pushed range is refused; a review note is not an artifact', async () => {
+    const r = pushRepo();
+    r.write('.agents/findings/f-2026-03-09-001.md', 'no front matter here\n');
+    r.write('.agents/reviews/T-9.md', '# generated note\n');
+    r.commitAll('a broken artifact');
+    const refused = push(r, ['origin', 'main']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('.agents/findings/f-2026-03-09-001.md:1:1  error');
+    expect(refused.out).toContain('artifact/no-front-matter');
+    expect(refused.out).not.toContain('.agents/reviews/T-9.md');
+  });
 });
