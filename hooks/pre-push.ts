@@ -68,7 +68,8 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
   const done = new Set<string>();
   for (const u of parsePushLines(stdinText)) {
     if (isNull(u.localSha)) continue; // a deletion pushes no content
-    const key = `${u.localSha} ${u.localRef}`;
+    // `git push origin HEAD:T-1 HEAD:T-2` pushes one commit under two names: each name is judged.
+    const key = `${u.localSha} ${u.localRef} ${u.remoteRef}`;
     if (done.has(key)) continue;
     done.add(key);
     const mode = await pushMode(root, remote, u);
@@ -81,7 +82,13 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
     diagnostics.push(...(await reviewPushGate({ root, commit: u.localSha, localRef: u.localRef, remoteRef: u.remoteRef, base })));
     diagnostics.push(...(await pushedFilesAt(root, mode, u.localSha)));
   }
-  return finish(diagnostics, lines);
+  // One commit pushed under several names is checked once per name: report each problem once.
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const k = JSON.stringify(d);
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  return finish(unique, lines);
 }
 
 /** The remote side of a pushed range (where the gate's own settings are read), or null when there is none. Pure. */

@@ -54,6 +54,18 @@ describe('push under another local name', () => {
     expect(remoteHas(r, 'refs/heads/T-1')).toBe(false);
   });
 
+  it('one commit pushed under two names is judged under each name', async () => {
+    const r = pushRepo();
+    r.git('checkout', '-q', '-b', 'wip');
+    await review(r, ['fail', 'T-1', '--issue', 'no retry']);
+    r.commitAll('qa fails T-1');
+    for (const names of [['HEAD:aa', 'HEAD:T-1'], ['HEAD:T-1', 'HEAD:zz']]) {
+      const refused = push(r, ['origin', ...names]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.out.match(/open qa finding on task T-1/g)).toHaveLength(1);
+    }
+  });
+
   it('git push origin wip:T-1 is refused too', async () => {
     const r = pushRepo();
     r.git('checkout', '-q', '-b', 'wip');
