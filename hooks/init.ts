@@ -30,11 +30,11 @@ export interface InitResult {
 }
 
 /** The template texts shipped in templates/. */
-export async function loadTemplates(): Promise<{ preCommit: string; prePush: string; gitattributes: string; agentsGitignore: string }> {
-  const [preCommit, prePush, gitattributes, agentsGitignore] = await Promise.all(
-    ['husky-pre-commit', 'husky-pre-push', 'gitattributes', 'agents-gitignore'].map((n) => readFile(packageFile('templates', n), 'utf8')),
+export async function loadTemplates(): Promise<{ preCommit: string; preMergeCommit: string; prePush: string; gitattributes: string; agentsGitignore: string }> {
+  const [preCommit, prePush, gitattributes, agentsGitignore, preMergeCommit] = await Promise.all(
+    ['husky-pre-commit', 'husky-pre-push', 'gitattributes', 'agents-gitignore', 'husky-pre-merge-commit'].map((n) => readFile(packageFile('templates', n), 'utf8')),
   );
-  return { preCommit: preCommit!, prePush: prePush!, gitattributes: gitattributes!, agentsGitignore: agentsGitignore! };
+  return { preCommit: preCommit!, preMergeCommit: preMergeCommit!, prePush: prePush!, gitattributes: gitattributes!, agentsGitignore: agentsGitignore! };
 }
 
 /** Lines of `wanted` missing from `existing`, appended (null when nothing is missing). Pure. */
@@ -89,7 +89,7 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
   const t = await loadTemplates();
   const steps: InitStep[] = [];
   const lines: string[] = [];
-  for (const [rel, text] of [['.husky/pre-commit', t.preCommit], ['.husky/pre-push', t.prePush]] as const) {
+  for (const [rel, text] of [['.husky/pre-commit', t.preCommit], ['.husky/pre-merge-commit', t.preMergeCommit], ['.husky/pre-push', t.prePush]] as const) {
     const existing = await readOrNull(path.join(root, rel));
     steps.push(await writeText(root, rel, appendMissingLines(existing, text), existing !== null, 0o755));
   }

@@ -6,15 +6,18 @@
  *  4.   when a finding source is staged: compiled outputs in the index must equal what compiling
  *       the staged sources gives.
  * It only reads (git diff, cat-file): the working tree and the index are never modified.
+ * The same checks run as `findings hook pre-merge-commit` for a conflict-free `git merge`. The
+ * commit of a merge, rebase, cherry-pick or revert is blocked only by what it introduces
+ * (hooks/operation-gate.ts).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
-import { operationInProgress } from '../src/git-hooks.js';
+import { mergeHeadsFromEnv, operationInProgress, type Operation } from '../src/git-hooks.js';
 import { Layout } from '../src/layout.js';
 import { indexFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
 import { collect } from './sources.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
-import { downgrade, finish, type HookOutcome } from './outcome.js';
+import { finish, type HookOutcome } from './outcome.js';
 
 const ARTIFACT = /^\.agents\/findings\/[^/]+\.md$/;
 
@@ -31,13 +34,28 @@ export function isFindingSource(p: string): boolean {
 }
 
 export const COMMIT_BYPASS = 'git commit --no-verify';
+export const MERGE_BYPASS = 'git merge --no-verify';
 
-export async function preCommit(root: string, env: NodeJS.ProcessEnv): Promise<HookOutcome> {
+/** Which hook runs the checks: pre-commit, or pre-merge-commit for a conflict-free `git merge`. */
+export type CommitHook = 'pre-commit' | 'pre-merge-commit';
+
+/**
+ * The operation whose commit this is. During pre-merge-commit git has not written MERGE_HEAD yet;
+ * the merged heads are in the environment (src/git-hooks.ts mergeHeadsFromEnv).
+ */
+async function currentOperation(root: string, env: NodeJS.ProcessEnv, hook: CommitHook): Promise<Operation | null> {
+  const op = await operationInProgress(root);
+  if (op !== null) return op;
+  return hook === 'pre-merge-commit' || mergeHeadsFromEnv(env).length > 0 ? 'merge' : null;
+}
+
+export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: CommitHook = 'pre-commit'): Promise<HookOutcome> {
   const skip = parseSkip(env);
   if (skip.all || env['HUSKY'] === '0') {
-    return { diagnostics: [], lines: [`findings: pre-commit checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
+    return { diagnostics: [], lines: [`findings: ${hook} checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
   }
-  const [collected, operation] = await Promise.all([collect(root, { kind: 'staged' }), operationInProgress(root)]);
+  const bypass = hook === 'pre-merge-commit' ? MERGE_BYPASS : COMMIT_BYPASS;
+  const [collected, operation] = await Promise.all([collect(root, { kind: 'staged' }), currentOperation(root, env, hook)]);
   const diagnostics: Diagnostic[] = [];
   const lines: string[] = [];
 
@@ -47,7 +65,7 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv): Promise<H
     diagnostics.push(...(await validateFiles(toValidate, { root, files: indexFiles(root), commit: null })));
   }
 
-  const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass: COMMIT_BYPASS, collected });
+  const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass, collected });
   if (check.status === 'no-index') lines.push('findings: no constraint index staged (.agents/constraints/index.json); no constraints to check');
   else if (check.status === 'invalid-index' && toValidate.includes(Layout.constraintIndex) && diagnostics.some((d) => d.file === Layout.constraintIndex)) {
     // Step 2 already reported the staged index; do not say it twice.
@@ -55,20 +73,21 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv): Promise<H
   if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
 
   if ([...collected.changedPaths, ...collected.deletedPaths].some(isFindingSource)) {
-    diagnostics.push(...(await driftDiagnostics(root)));
+    diagnostics.push(...(await driftDiagnostics(root, bypass)));
   }
 
   if (operation !== null) {
-    lines.push(`findings: a ${operation} is in progress: problems are reported as warnings and do not block`);
-    return finish(downgrade(diagnostics), lines);
+    lines.push(`findings: a ${operation} is in progress: what this commit introduces blocks; what a parent's version already had is a warning`);
+    const { judgeOperationCommit } = await import('./operation-gate.js');
+    return finish(await judgeOperationCommit(root, operation, env, diagnostics, collected, skip.ids), lines);
   }
   return finish(diagnostics, lines);
 }
 
 /** Step 4: compiled outputs in the index versus compiling the staged sources. */
-async function driftDiagnostics(root: string): Promise<Diagnostic[]> {
+async function driftDiagnostics(root: string, bypass: string): Promise<Diagnostic[]> {
   const result = await compiledDrift(indexFiles(root));
-  const notes = [`fix: ${FIX_COMMAND}`, `bypass: ${COMMIT_BYPASS}`];
+  const notes = [`fix: ${FIX_COMMAND}`, `bypass: ${bypass}`];
   return [
     ...result.diagnostics,
     ...result.drift.map((d) =>

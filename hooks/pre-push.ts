@@ -4,8 +4,10 @@
  * deletions are skipped; the constraint gate runs over the files changed in the pushed range
  * (a new branch is compared with the remote's default branch, or failing that all its files are
  * checked); the compiled outputs must be current at the pushed commit; the review-ledger
- * gate (issue 5) has its say; and the review ledgers, tasks and roles the push changes are
- * validated at the pushed commit, authorship included ("the real guard", issue 5).
+ * gate has its say for every task the push names; and the registry, artifacts, config, review
+ * ledgers, tasks and roles the push changes are validated at the pushed commit, authorship
+ * included. The gate's own settings (`.agents/config.json`, `roles.json`) are read at the remote
+ * side of the range, so a push cannot loosen its own judgment (docs/hooks.md).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { isAncestor, mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.js';
@@ -66,7 +68,8 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
   const done = new Set<string>();
   for (const u of parsePushLines(stdinText)) {
     if (isNull(u.localSha)) continue; // a deletion pushes no content
-    const key = `${u.localSha} ${u.localRef}`;
+    // `git push origin HEAD:T-1 HEAD:T-2` pushes one commit under two names: each name is judged.
+    const key = `${u.localSha} ${u.localRef} ${u.remoteRef}`;
     if (done.has(key)) continue;
     done.add(key);
     const mode = await pushMode(root, remote, u);
@@ -74,27 +77,54 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
     if (check.status === 'no-index') lines.push(`findings: ${u.localRef}: no constraint index at ${u.localSha.slice(0, 12)}; no constraints to check`);
     diagnostics.push(...check.diagnostics);
     diagnostics.push(...(await driftAt(root, u.localSha)));
+    const base = remoteSide(mode);
     const { reviewPushGate } = await import('../src/review/gate.js');
-    diagnostics.push(...(await reviewPushGate({ root, commit: u.localSha, localRef: u.localRef })));
-    diagnostics.push(...(await reviewFilesAt(root, mode, u.localSha)));
+    diagnostics.push(...(await reviewPushGate({ root, commit: u.localSha, localRef: u.localRef, remoteRef: u.remoteRef, base })));
+    diagnostics.push(...(await pushedFilesAt(root, mode, u.localSha)));
   }
-  return finish(diagnostics, lines);
+  // One commit pushed under several names is checked once per name: report each problem once.
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const k = JSON.stringify(d);
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  return finish(unique, lines);
 }
 
-const REVIEW_KINDS = new Set(['review-ledger', 'task', 'roles']);
+/** The remote side of a pushed range (where the gate's own settings are read), or null when there is none. Pure. */
+export function remoteSide(mode: CheckMode): string | null {
+  return mode.kind === 'range' ? mode.from : null;
+}
+
+/** The kinds of `.agents/` files a push is validated on (docs/hooks.md, pre-push). */
+const PUSH_VALIDATED_KINDS = new Set(['registry', 'artifact', 'config', 'review-ledger', 'task', 'roles']);
+
+/** True for the `.agents/` files a push is validated on; review notes (`reviews/*.md`) are generated, not artifacts. Pure. */
+export function pushValidated(p: string): boolean {
+  const kind = classifyPath(p) ?? '';
+  if (kind === 'artifact') return p.startsWith(`${Layout.findingsDir}/`);
+  return p.startsWith(`${Layout.agentsDir}/`) && PUSH_VALIDATED_KINDS.has(kind);
+}
 
 /**
- * `findings validate` on the review ledgers, tasks and roles that the pushed range changes (all
- * of them for a base-less branch), at the pushed commit: a waiver or CEO line slipped into a
- * ledger by someone without the role is refused here, before it reaches the remote.
+ * `findings validate` on the registry, artifacts, config, review ledgers, tasks and roles that the
+ * pushed range changes (all of them for a base-less branch), at the pushed commit: a duplicate
+ * `dedup_key` left by a clean `merge=union`, or a waiver or CEO line slipped into a ledger by
+ * someone without the role, is refused here, before it reaches the remote. Roles granted inside
+ * the range do not count for the range's own lines (src/review/push-roles.ts).
  */
-async function reviewFilesAt(root: string, mode: CheckMode, sha: string): Promise<Diagnostic[]> {
+async function pushedFilesAt(root: string, mode: CheckMode, sha: string): Promise<Diagnostic[]> {
   const candidates =
     mode.kind === 'range'
       ? (await rangeChanges(root, mode.from, mode.to)).filter((c) => c.status !== 'D').map((c) => c.path)
       : (await treeEntries(root, sha, [Layout.agentsDir])).map((e) => e.path);
-  const paths = candidates.filter((p) => p.startsWith(`${Layout.agentsDir}/`) && REVIEW_KINDS.has(classifyPath(p) ?? ''));
+  const paths = candidates.filter(pushValidated);
   const out = paths.length === 0 ? [] : await validateFiles(paths, { root, files: commitFiles(root, sha), commit: sha });
+  const ledgers = paths.filter((p) => classifyPath(p) === 'review-ledger');
+  if (ledgers.length > 0) {
+    const { rolesGrantedInPush } = await import('../src/review/push-roles.js');
+    out.push(...(await rolesGrantedInPush(root, remoteSide(mode), sha, ledgers)));
+  }
   if (mode.kind === 'range') out.push(...(await appendOnlyViolations(commitFiles(root, mode.from), commitFiles(root, sha), `${mode.from.slice(0, 12)}`)));
   return out;
 }

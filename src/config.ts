@@ -22,7 +22,27 @@ export const DEFAULT_CONFIG: Config = {
   matchBudgetMs: 250,
 };
 
-/** Parses config JSON text; unknown or ill-typed settings are warnings and fall back to defaults. Pure. */
+/**
+ * Why a `task_branch_pattern` value is unusable, or null when it is a regular expression with at
+ * least one capture group (the task is the first group). Pure.
+ */
+export function taskPatternProblem(v: unknown): string | null {
+  if (typeof v !== 'string') return 'must be a string';
+  let re: RegExp;
+  try {
+    re = new RegExp(v);
+  } catch (error) {
+    return `is not a valid regular expression (${(error as Error).message})`;
+  }
+  // `x|` always matches the empty string, so the match array reveals the number of groups.
+  const groups = new RegExp(`${re.source}|`).exec('')!.length - 1;
+  return groups >= 1 ? null : 'has no capture group (the first group is the task id)';
+}
+
+/**
+ * Parses config JSON text. Pure. Ill-typed settings are warnings and fall back to defaults,
+ * except an unusable `task_branch_pattern`, which is an error.
+ */
 export function parseConfig(text: string, file: string = Layout.config): { config: Config; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const doc = parseJsonDocument(text);
@@ -42,15 +62,13 @@ export function parseConfig(text: string, file: string = Layout.config): { confi
     if (ok(v)) config[field] = v as Config[K];
     else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: `"${key}" has an invalid value; using the default ${JSON.stringify(DEFAULT_CONFIG[field])}` }));
   };
-  pick('task_branch_pattern', 'taskBranchPattern', (v) => {
-    if (typeof v !== 'string') return false;
-    try {
-      new RegExp(v);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  if ('task_branch_pattern' in raw) {
+    // An unusable pattern must never read as "this branch names no task": that would open the
+    // push gate (docs/hooks.md, "What a change can and cannot do to its own judgment").
+    const problem = taskPatternProblem(raw['task_branch_pattern']);
+    if (problem === null) config.taskBranchPattern = raw['task_branch_pattern'] as string;
+    else diagnostics.push(diagnostic({ file, line: 1, ruleId: 'config/invalid-setting', message: `"task_branch_pattern" ${problem}: the push gate cannot tell a branch's task` }));
+  }
   const activation = isPlainObject(raw['activation']) ? raw['activation'] : {};
   if ('min_labelled_hits' in activation) {
     const v = activation['min_labelled_hits'];

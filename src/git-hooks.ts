@@ -4,6 +4,7 @@
  * `git commit -a` / `git commit <paths>` reaches every child (pitfalls.md #4).
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitClient, runGit } from './git.js';
 
@@ -147,6 +148,58 @@ export async function operationInProgress(root: string): Promise<Operation | nul
     if (p !== undefined && existsSync(path.resolve(root, p))) return probes[k]![1];
   }
   return null;
+}
+
+/** A parent whose version of a file a commit in a multi-step operation may carry over. */
+export interface OperationParent {
+  /** How git names it: `HEAD`, `MERGE_HEAD`, `CHERRY_PICK_HEAD`, `REBASE_HEAD`, `REVERT_HEAD^`. */
+  readonly name: string;
+  readonly sha: string;
+}
+
+/**
+ * The commits being merged by `git merge` while its pre-merge-commit hook runs. git has not
+ * written MERGE_HEAD yet at that point, but it exports `GITHEAD_<sha>=<name>` for each merged
+ * head (the labels of merge strategies). Pure.
+ */
+export function mergeHeadsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .flatMap((k) => {
+      const m = /^GITHEAD_([0-9a-f]{40,64})$/.exec(k);
+      return m ? [m[1]!] : [];
+    })
+    .sort();
+}
+
+/**
+ * The parents of the commit an operation is about to make: HEAD, plus what is merged
+ * (MERGE_HEAD, one line per head; or GITHEAD_* during pre-merge-commit), picked
+ * (CHERRY_PICK_HEAD, REBASE_HEAD) or restored by a revert (REVERT_HEAD's parent).
+ */
+export async function operationParents(root: string, op: Operation, env: NodeJS.ProcessEnv): Promise<OperationParent[]> {
+  const out: OperationParent[] = [];
+  const verify = async (name: string): Promise<string | null> => {
+    const r = await runGit(root, ['rev-parse', '--verify', '--quiet', `${name}^{commit}`]);
+    return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+  };
+  const head = await verify('HEAD');
+  if (head !== null) out.push({ name: 'HEAD', sha: head });
+  if (op === 'merge') {
+    const r = await runGit(root, ['rev-parse', '--git-path', 'MERGE_HEAD']);
+    let text = '';
+    try {
+      text = r.code === 0 ? await readFile(path.resolve(root, r.stdout.toString('utf8').trim()), 'utf8') : '';
+    } catch {
+      text = '';
+    }
+    const heads = [...text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40,64}$/.test(l)), ...mergeHeadsFromEnv(env)];
+    for (const sha of [...new Set(heads)]) out.push({ name: 'MERGE_HEAD', sha });
+  } else {
+    const name = op === 'cherry-pick' ? 'CHERRY_PICK_HEAD' : op === 'rebase' ? 'REBASE_HEAD' : 'REVERT_HEAD^';
+    const sha = await verify(name);
+    if (sha !== null) out.push({ name, sha });
+  }
+  return out;
 }
 
 /** The commit a remote's default branch points at (`refs/remotes/<remote>/HEAD`), or null. */

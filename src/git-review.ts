@@ -69,13 +69,36 @@ export async function firstParent(root: string, commit: string): Promise<string 
 
 /** Values of `Task:` trailers on a commit's message. */
 export async function taskTrailers(root: string, commit: string): Promise<string[]> {
-  const r = await runGit(root, ['log', '-1', '--format=%(trailers:key=Task,valueonly,separator=%x00)', commit]);
+  return trailerValues(root, ['-1', commit]);
+}
+
+/**
+ * Values of `Task:` trailers on every commit of `from..to` (every ancestor of `to` when `from`
+ * is null): a push carries all of them, not only its tip.
+ */
+export async function taskTrailersInRange(root: string, from: string | null, to: string): Promise<string[]> {
+  return trailerValues(root, [from === null ? to : `${from}..${to}`]);
+}
+
+async function trailerValues(root: string, revs: string[]): Promise<string[]> {
+  const r = await runGit(root, ['log', '--format=%(trailers:key=Task,valueonly,separator=%x00)', ...revs, '--']);
   if (r.code !== 0) return [];
-  return r.stdout
-    .toString('utf8')
-    .split(/\0|\n/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  return [
+    ...new Set(
+      r.stdout
+        .toString('utf8')
+        .split(/\0|\n/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+}
+
+/** Commits of `from..to` (all ancestors of `to` when `from` is null) that touch `file`, oldest first. */
+export async function commitsTouching(root: string, from: string | null, to: string, file: string): Promise<string[]> {
+  const r = await runGit(root, ['log', '--reverse', '--format=%H', from === null ? to : `${from}..${to}`, '--', file]);
+  if (r.code !== 0) return [];
+  return r.stdout.toString('utf8').split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
 }
 
 /**

@@ -185,7 +185,7 @@ describe('pre-commit through husky', () => {
     expect(r.stdout).toMatch(/registry\.jsonl:2.*dedup_key/);
   });
 
-  it('warns only while a merge is in progress', async () => {
+  it('during a merge, a violation the resolution introduces still blocks (test/hooks/merge-gate.test.ts has the rest)', async () => {
     const repo = await hookedRepo({ 'a.js': SAFE });
     repo.commitAll('base');
     repo.git('checkout', '-q', '-b', 'side');
@@ -199,8 +199,8 @@ describe('pre-commit through husky', () => {
     repo.write('a.js', BAD);
     repo.git('add', 'a.js');
     const r = commit(repo, []);
-    expect(r.code).toBe(0);
+    expect(r.code).not.toBe(0);
     expect(r.stdout).toContain('merge is in progress');
-    expect(r.stdout).toContain('warning');
+    expect(r.stdout).toContain('introduced by this merge');
   });
 });

@@ -1,4 +1,4 @@
-/** `findings hook pre-commit|pre-push`: what the one-line husky hook files call (issue 4). */
+/** `findings hook pre-commit|pre-merge-commit|pre-push`: what the one-line husky hook files call. */
 import { ExitCode } from '../../exit-codes.js';
 import type { HookOutcome } from '../../../hooks/outcome.js';
 import { readStdin, type CliIo } from '../io.js';
@@ -8,7 +8,7 @@ const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('hook', 'Run a git hook: pre-commit or pre-push.', io);
+  const cmd = baseCommand('hook', 'Run a git hook: pre-commit, pre-merge-commit or pre-push.', io);
   const report = async (out: Output, outcome: HookOutcome): Promise<void> => {
     await out.diagnostics(outcome.diagnostics);
     for (const line of outcome.lines) out.info(line);
@@ -23,6 +23,16 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const root = await resolveGitRoot(opts.root, io);
     const { preCommit } = await import('../../../hooks/pre-commit.js');
     await report(out, await preCommit(root, io.env));
+  });
+
+  const preMergeCmd = subCommand(cmd, 'pre-merge-commit', 'the pre-commit checks for a conflict-free git merge (only what the merge introduces blocks)', io);
+  addRootOption(preMergeCmd);
+  addFormatOptions(preMergeCmd, FORMATS);
+  preMergeCmd.action(async (opts: CommonOptions) => {
+    const out = Output.from(io, opts, FORMATS);
+    const root = await resolveGitRoot(opts.root, io);
+    const { preCommit } = await import('../../../hooks/pre-commit.js');
+    await report(out, await preCommit(root, io.env, 'pre-merge-commit'));
   });
 
   const prePushCmd = subCommand(cmd, 'pre-push', "check each pushed range (git's pre-push lines on stdin)", io)

@@ -4,7 +4,7 @@ import type { CliIo } from '../io.js';
 import { addRootOption, baseCommand, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
-  const cmd = baseCommand('init', 'Set up a repository: .husky/pre-commit and pre-push, .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.', io);
+  const cmd = baseCommand('init', 'Set up a repository: .husky/pre-commit, pre-merge-commit and pre-push, .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.', io);
   addRootOption(cmd);
   cmd.action(async (opts: CommonOptions) => {
     const root = await resolveGitRoot(opts.root, io);
