@@ -9,6 +9,7 @@ import { toPosix } from '../paths.js';
 import { GitError } from '../git.js';
 import { LockTimeoutError } from '../fs/lock.js';
 import { processIo, type CliIo } from './io.js';
+import { didYouMean } from './suggest.js';
 import { VERSION } from '../version.js';
 
 export interface CommandModule {
@@ -68,7 +69,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`findings: unknown command "${name}"\n\n${helpText()}`);
+    const hint = didYouMean(name, COMMANDS.map((c) => c.name));
+    io.stderr.write(hint ? `findings: unknown command "${name}"${hint}\nRun \`findings --help\` for the list of commands.\n` : `findings: unknown command "${name}"\n\n${helpText()}`);
     return ExitCode.Usage;
   }
   try {
