@@ -6,9 +6,10 @@ import { resolveCommit } from '../../git.js';
 import { checkConstraints, parseSkip } from '../../../hooks/check.js';
 import type { CheckMode } from '../../../hooks/sources.js';
 import type { CliIo } from '../io.js';
+import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
-interface CheckOpts extends CommonOptions {
+interface CheckOpts extends CommonOptions, WarningOptions {
   staged?: boolean;
   all?: boolean;
   fromRef?: string;
@@ -26,6 +27,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)');
   addRootOption(cmd);
   addFormatOptions(cmd, FORMATS);
+  addWarningOptions(cmd);
   cmd.action(async (opts: CheckOpts) => {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
@@ -38,7 +40,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       await out.diagnostics([]);
       return;
     }
-    await out.diagnostics(outcome.diagnostics);
+    const verdict = applyWarningOptions(outcome.diagnostics, opts);
+    await out.diagnostics(verdict.shown);
     if (outcome.status === 'invalid-index') {
       out.warn(`findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``);
       exit = ExitCode.Usage;
@@ -47,7 +50,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (!out.machine && outcome.diagnostics.length === 0) {
       out.info(`findings check: ${outcome.collected.files.length} file(s), ${outcome.constraints} constraint(s), no problems`);
     }
-    exit = hasErrors(outcome.diagnostics) ? ExitCode.Failed : ExitCode.Ok;
+    if (verdict.tooMany) out.warn(`findings check: ${verdict.tooMany}`);
+    exit = hasErrors(outcome.diagnostics) || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
   });
   await parseArgs(cmd, args);
   return exit;
