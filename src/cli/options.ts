@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
 import { topLevel } from '../git.js';
-import { formatDiagnostics, parseFormat, type Format } from '../output/format.js';
+import { formatDiagnostics, parseFormat, type Format, type FormatContext } from '../output/format.js';
 import { paintFor, type Paint } from '../output/paint.js';
 import type { CliIo } from './io.js';
 import { didYouMean } from './suggest.js';
@@ -134,8 +134,8 @@ export class Output {
   }
 
   /** Writes diagnostics in the chosen format to stdout (stylish writes nothing when there are none). */
-  async diagnostics(list: readonly Diagnostic[]): Promise<void> {
-    const text = await formatDiagnostics(list, this.format, { paint: this.paint });
+  async diagnostics(list: readonly Diagnostic[], extra: Omit<FormatContext, 'paint'> = {}): Promise<void> {
+    const text = await formatDiagnostics(list, this.format, { ...extra, paint: this.paint });
     if (text) this.io.stdout.write(text);
   }
 

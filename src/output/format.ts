@@ -4,6 +4,7 @@ import { UsageError } from '../exit-codes.js';
 import { formatJson } from './json.js';
 import { formatStylish } from './stylish.js';
 import type { Paint } from './paint.js';
+import type { ConstraintEntry } from '../types.js';
 
 export type Format = 'stylish' | 'json' | 'sarif' | 'github';
 
@@ -18,6 +19,8 @@ export interface FormatContext {
   paint: Paint;
   /** Tool name and version for SARIF. */
   toolVersion?: string;
+  /** The constraints of the index the diagnostics came from: SARIF rule metadata, Markdown statuses. */
+  constraints?: readonly ConstraintEntry[];
 }
 
 /** Renders diagnostics in a format. SARIF and GitHub renderers are loaded only when asked for. */
@@ -27,7 +30,7 @@ export async function formatDiagnostics(diagnostics: readonly Diagnostic[], form
       return formatJson(diagnostics);
     case 'sarif': {
       const { formatSarif } = await import('./sarif.js');
-      return formatSarif(diagnostics, ctx.toolVersion ?? '0.0.0');
+      return formatSarif(diagnostics, ctx.toolVersion ?? '0.0.0', ctx.constraints ?? []);
     }
     case 'github': {
       const { formatGithub } = await import('./github.js');

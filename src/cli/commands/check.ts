@@ -5,6 +5,7 @@ import { mergeBase } from '../../git-hooks.js';
 import { resolveCommit } from '../../git.js';
 import { checkConstraints, parseSkip } from '../../../hooks/check.js';
 import type { CheckMode } from '../../../hooks/sources.js';
+import { constraintsOf } from '../index-at.js';
 import type { CliIo } from '../io.js';
 import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
@@ -41,7 +42,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       return;
     }
     const verdict = applyWarningOptions(outcome.diagnostics, opts);
-    await out.diagnostics(verdict.shown);
+    // Rule metadata (SARIF) comes from the same index the gate applied.
+    const constraints = out.machine && outcome.status === 'checked' ? constraintsOf(outcome.collected.indexText) : [];
+    await out.diagnostics(verdict.shown, { constraints });
     if (outcome.status === 'invalid-index') {
       out.warn(`findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``);
       exit = ExitCode.Usage;

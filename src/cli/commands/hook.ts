@@ -11,9 +11,11 @@ const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
   const cmd = baseCommand('hook', 'Run a git hook: pre-commit or pre-push.', io);
-  const report = async (out: Output, outcome: HookOutcome, opts: WarningOptions): Promise<void> => {
+  const report = async (out: Output, outcome: HookOutcome, opts: WarningOptions, root: string): Promise<void> => {
     const verdict = applyWarningOptions(outcome.diagnostics, opts);
-    await out.diagnostics(verdict.shown);
+    // SARIF rule metadata: the constraints as staged (what the commit, or the push after it, carries).
+    const constraints = out.format === 'sarif' ? await (await import('../index-at.js')).constraintsAt(root, '') : [];
+    await out.diagnostics(verdict.shown, { constraints });
     for (const line of outcome.lines) out.info(line);
     if (verdict.tooMany) out.warn(`findings: ${verdict.tooMany}`);
     exit = outcome.blocked || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
@@ -27,7 +29,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
     const { preCommit } = await import('../../../hooks/pre-commit.js');
-    await report(out, await preCommit(root, io.env), opts);
+    await report(out, await preCommit(root, io.env), opts, root);
   });
 
   const prePushCmd = subCommand(cmd, 'pre-push', "check each pushed range (git's pre-push lines on stdin)", io)
@@ -38,7 +40,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
     const { prePush } = await import('../../../hooks/pre-push.js');
-    await report(out, await prePush(root, io.env, remote ?? 'origin', await readStdin(io)), opts);
+    await report(out, await prePush(root, io.env, remote ?? 'origin', await readStdin(io)), opts, root);
   });
 
   await parseArgs(cmd, args);
