@@ -1,5 +1,8 @@
-/** `findings check [--staged | --all | --from-ref A --to-ref B]`: apply the constraint index (issue 4). */
+/** `findings check [--staged | --worktree] [paths…] | --all | --from-ref A --to-ref B`: apply the constraint index (docs/hooks.md). */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { hasErrors } from '../../diagnostics.js';
+import { toPosix } from '../../paths.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { mergeBase } from '../../git-hooks.js';
 import { resolveCommit } from '../../git.js';
@@ -12,6 +15,7 @@ import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolv
 
 interface CheckOpts extends CommonOptions, WarningOptions {
   staged?: boolean;
+  worktree?: boolean;
   all?: boolean;
   fromRef?: string;
   toRef?: string;
@@ -21,18 +25,20 @@ const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('check', 'Apply the constraint index to staged files (default), every tracked file, or the files changed between two commits.', io)
+  const cmd = baseCommand('check', 'Apply the constraint index to staged files (default), named files, every tracked file, or the files changed between two commits.', io)
+    .argument('[paths...]', 'check only these files (or folders): their staged content, or the working tree with --worktree (for lint-staged and editors)')
     .option('--staged', 'check the content in the index (default)')
+    .option('--worktree', 'with paths: check the files as they are on disk, with the working-tree constraint index')
     .option('--all', 'check every tracked file (index content), with the working-tree constraint index')
     .option('--from-ref <ref>', 'check the files changed since this commit (their merge base with --to-ref)')
     .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)');
   addRootOption(cmd);
   addFormatOptions(cmd, FORMATS);
   addWarningOptions(cmd);
-  cmd.action(async (opts: CheckOpts) => {
+  cmd.action(async (paths: string[], opts: CheckOpts) => {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
-    const mode = await modeOf(root, opts);
+    const mode = await modeOf(root, opts, paths.map((p) => repoPath(root, p, io)));
     const skip = parseSkip(io.env);
     skip.ids.delete('all');
     const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null });
@@ -60,11 +66,35 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   return exit;
 }
 
-async function modeOf(root: string, opts: CheckOpts): Promise<CheckMode> {
+/**
+ * A named path as a repository-relative one. lint-staged passes absolute paths, editors relative
+ * ones; the folder part is resolved through symlinks (the root is git's real path), the file
+ * itself is not (a symlink is judged by its link text).
+ */
+function repoPath(root: string, named: string, io: CliIo): string {
+  const abs = path.resolve(io.cwd, named);
+  let dir = path.dirname(abs);
+  try {
+    dir = realpathSync(dir);
+  } catch {
+    // a folder that does not exist: reported as unreadable by the check itself
+  }
+  const rel = path.relative(root, path.join(dir, path.basename(abs)));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`${named}: outside the repository (${toPosix(root)})`);
+  return rel === '' ? '.' : toPosix(rel);
+}
+
+async function modeOf(root: string, opts: CheckOpts, paths: string[]): Promise<CheckMode> {
   const range = opts.fromRef !== undefined || opts.toRef !== undefined;
-  if ([opts.staged === true, opts.all === true, range].filter(Boolean).length > 1) {
+  if ([opts.staged === true || opts.worktree === true, opts.all === true, range].filter(Boolean).length > 1) {
     throw new UsageError('choose one of --staged, --all, or --from-ref/--to-ref');
   }
+  if (opts.staged && opts.worktree) throw new UsageError('choose --staged or --worktree');
+  if (paths.length > 0) {
+    if (opts.all || range) throw new UsageError('named paths go with --staged (default) or --worktree, not --all or --from-ref/--to-ref');
+    return { kind: 'paths', paths: [...new Set(paths)], worktree: opts.worktree === true };
+  }
+  if (opts.worktree) throw new UsageError('--worktree needs the paths to check (e.g. `findings check --worktree src/a.ts`)');
   if (opts.all) return { kind: 'all' };
   if (!range) return { kind: 'staged' };
   if (opts.fromRef === undefined) throw new UsageError('--to-ref needs --from-ref');
