@@ -8,7 +8,9 @@ import { mergeBase } from '../../git-hooks.js';
 import { resolveCommit } from '../../git.js';
 import { checkConstraints, parseSkip } from '../../../hooks/check.js';
 import type { CheckMode } from '../../../hooks/sources.js';
-import { constraintsOf } from '../index-at.js';
+import { constraintsAt, constraintsOf } from '../index-at.js';
+import type { ConstraintChange } from '../../output/markdown.js';
+import type { ConstraintEntry } from '../../types.js';
 import type { CliIo } from '../io.js';
 import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
@@ -21,7 +23,7 @@ interface CheckOpts extends CommonOptions, WarningOptions {
   toRef?: string;
 }
 
-const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
@@ -43,14 +45,23 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     skip.ids.delete('all');
     const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null });
     if (outcome.status === 'no-index') {
-      out.info(`findings check: no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`);
-      await out.diagnostics([]);
+      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;
+      out.info(`findings check: ${none}`);
+      await out.diagnostics([], { markdown: { title: 'findings check', changes: null, scope: none } });
       return;
     }
     const verdict = applyWarningOptions(outcome.diagnostics, opts);
-    // Rule metadata (SARIF) comes from the same index the gate applied.
+    // Rule metadata (SARIF, Markdown) comes from the same index the gate applied.
     const constraints = out.machine && outcome.status === 'checked' ? constraintsOf(outcome.collected.indexText) : [];
-    await out.diagnostics(verdict.shown, { constraints });
+    const markdown =
+      out.format === 'markdown'
+        ? {
+            title: 'findings check',
+            scope: outcome.status === 'checked' ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}` : 'invalid constraint index',
+            changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraints) : null,
+          }
+        : undefined;
+    await out.diagnostics(verdict.shown, { constraints, ...(markdown ? { markdown } : {}) });
     if (outcome.status === 'invalid-index') {
       out.warn(`findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``);
       exit = ExitCode.Usage;
@@ -64,6 +75,22 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   });
   await parseArgs(cmd, args);
   return exit;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The constraints a change brings, for the Markdown report: a range compares the index at its two
+ * ends; staged content compares HEAD with the index. Whole-tree modes have no "before" (null).
+ */
+async function rangeChanges(root: string, mode: CheckMode, after: readonly ConstraintEntry[]): Promise<ConstraintChange[] | null> {
+  const { constraintChanges } = await import('../../output/markdown.js');
+  if (mode.kind === 'range') return constraintChanges(await constraintsAt(root, mode.from), after);
+  if (mode.kind === 'staged' || (mode.kind === 'paths' && !mode.worktree)) {
+    const head = await resolveCommit(root, 'HEAD');
+    return constraintChanges(head === null ? [] : await constraintsAt(root, head), after);
+  }
+  return null;
 }
 
 /**
