@@ -18,6 +18,8 @@ export type ChangeAction = 'created' | 'updated' | 'removed' | 'missing' | 'stal
 export interface CompileRun {
   diagnostics: Diagnostic[];
   changes: { path: string; action: ChangeAction }[];
+  /** With `check`: the constraint index compiling would write (null when none), for reports of what would change. */
+  compiledIndex?: string | null;
 }
 
 const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed' } as const;
@@ -34,7 +36,7 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
     const contained = containedDrift(root, diffOutputs(inputs, result));
     const drift = contained.drift;
     const diagnostics = contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
-    if (options.check) return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })) };
+    if (options.check) return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })), compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null };
     // The index goes last: the gate reads it, and everything it points at is then in place.
     await pool(
       drift.filter((d) => d.path !== Layout.constraintIndex),

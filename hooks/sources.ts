@@ -4,17 +4,20 @@
  * files plus the working-tree constraint index for `--all`, a commit's tree for a new branch
  * pushed without a base. All blob content is read with one `git cat-file --batch` (pitfalls #5).
  */
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EMPTY_TREE, NULL_SHA, git, indexEntries, parseRawDiff, readObjects, resolveCommit, treeEntries, type RawChange } from '../src/git.js';
 import { Layout } from '../src/layout.js';
 import { isNotFound } from '../src/fs/atomic.js';
+import { UsageError } from '../src/exit-codes.js';
 
 export type CheckMode =
   | { readonly kind: 'staged' }
   | { readonly kind: 'all' }
   | { readonly kind: 'range'; readonly from: string; readonly to: string }
-  | { readonly kind: 'tree'; readonly commit: string };
+  | { readonly kind: 'tree'; readonly commit: string }
+  /** Named files (lint-staged, editors): staged content judged like `--staged`, or the working tree like `--all`. */
+  | { readonly kind: 'paths'; readonly paths: readonly string[]; readonly worktree: boolean };
 
 /** A changed or listed file whose content was read. */
 export interface SourceFile {
@@ -85,6 +88,8 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
   let diffBase: Collected['diffBase'] = null;
   let deletedPaths: string[] = [];
   switch (mode.kind) {
+    case 'paths':
+      return mode.worktree ? collectWorktreePaths(root, mode.paths) : collectStagedPaths(root, mode.paths);
     case 'staged': {
       const head = await resolveCommit(root, 'HEAD');
       const base = head ?? EMPTY_TREE;
@@ -148,4 +153,75 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
     [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
   }
   return { files, changedPaths: listed.map((e) => e.path), deletedPaths, skipped, indexText, configText, indexSource, diffBase };
+}
+
+/** A `:(literal)` pathspec, so a name with `*` or `?` means only itself (a folder: everything under it). */
+const literal = (p: string): string => `:(literal)${p}`;
+
+/** True when an entry is the named path or lies under it (a folder). Pure. */
+const covers = (named: string, p: string): boolean => named === '.' || p === named || p.startsWith(`${named}/`);
+
+/** Named files as staged: content and constraint index from git's index, added lines against HEAD. */
+async function collectStagedPaths(root: string, paths: readonly string[]): Promise<Collected> {
+  const entries = await indexEntries(root, paths.map(literal));
+  const missing = paths.filter((n) => !entries.some((e) => covers(n, e.path)));
+  if (missing.length > 0) throw new UsageError(`${missing.join(', ')}: not in the index (stage it with \`git add\`, or check the working tree with --worktree)`);
+  const head = await resolveCommit(root, 'HEAD');
+  const metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`] as const;
+  const skipped: { path: string; reason: string }[] = [];
+  const blobs = entries.filter((e) => (e.mode === SUBMODULE ? (skipped.push({ path: e.path, reason: 'submodule' }), false) : true));
+  const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...metaNames]);
+  const files: SourceFile[] = [];
+  for (const e of blobs) {
+    const data = objects.get(e.sha);
+    if (!data) continue;
+    if (isBinary(data)) skipped.push({ path: e.path, reason: 'binary' });
+    else files.push({ path: e.path, data });
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return {
+    files,
+    changedPaths: entries.map((e) => e.path),
+    deletedPaths: [],
+    skipped,
+    indexText: objects.get(metaNames[0])?.toString('utf8') ?? null,
+    configText: objects.get(metaNames[1])?.toString('utf8') ?? null,
+    indexSource: 'index',
+    diffBase: { from: head ?? EMPTY_TREE, to: null },
+  };
+}
+
+/** Named files as they are on disk (a folder: its tracked and untracked, not ignored, files); the working-tree index. */
+async function collectWorktreePaths(root: string, paths: readonly string[]): Promise<Collected> {
+  const names: string[] = [];
+  for (const n of paths) {
+    let isDir: boolean;
+    try {
+      isDir = (await lstat(path.join(root, n))).isDirectory();
+    } catch (error) {
+      throw new UsageError(`${n}: cannot read (${(error as { code?: string }).code ?? String(error)})`);
+    }
+    if (!isDir) names.push(n);
+    else {
+      const listed = await git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', literal(n)]);
+      names.push(...listed.toString('utf8').split('\0').filter((p) => p !== ''));
+    }
+  }
+  const skipped: { path: string; reason: string }[] = [];
+  const files: SourceFile[] = [];
+  for (const p of [...new Set(names)].sort()) {
+    const abs = path.join(root, p);
+    const stat = await lstat(abs).catch(() => null);
+    if (stat === null) continue; // listed by git but deleted on disk: nothing to judge
+    if (stat.isDirectory()) {
+      skipped.push({ path: p, reason: 'submodule' });
+      continue;
+    }
+    // A symlink is judged by its link text, as git stores it, never followed.
+    const data = stat.isSymbolicLink() ? Buffer.from(await readlink(abs)) : await readFile(abs);
+    if (isBinary(data)) skipped.push({ path: p, reason: 'binary' });
+    else files.push({ path: p, data });
+  }
+  const [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
+  return { files, changedPaths: files.map((f) => f.path), deletedPaths: [], skipped, indexText, configText, indexSource: 'worktree', diffBase: null };
 }

@@ -9,6 +9,7 @@ import { toPosix } from '../paths.js';
 import { GitError } from '../git.js';
 import { LockTimeoutError } from '../fs/lock.js';
 import { processIo, type CliIo } from './io.js';
+import { didYouMean } from './suggest.js';
 import { VERSION } from '../version.js';
 
 export interface CommandModule {
@@ -29,7 +30,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'cite', summary: 'record that findings were cited (hit_count, last_cited)', load: () => import('./commands/cite.js') },
   { name: 'retire', summary: 'retire or supersede a registry entry', load: () => import('./commands/retire.js') },
   { name: 'compile', summary: 'promote findings and compile planning rules, pre-mortem checks and constraints', load: () => import('./commands/compile.js') },
-  { name: 'check', summary: 'apply the constraint index to staged, range or all files', load: () => import('./commands/check.js') },
+  { name: 'check', summary: 'apply the constraint index to staged, named, range or all files', load: () => import('./commands/check.js') },
   { name: 'hook', summary: 'run a git hook (pre-commit, pre-push)', load: () => import('./commands/hook.js') },
   { name: 'init', summary: 'set up hooks, .gitattributes and the .agents/ layout in a repository', load: () => import('./commands/init.js') },
   { name: 'doctor', summary: 'report what is missing or wrong in the set-up', load: () => import('./commands/doctor.js') },
@@ -68,7 +69,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`findings: unknown command "${name}"\n\n${helpText()}`);
+    const hint = didYouMean(name, COMMANDS.map((c) => c.name));
+    io.stderr.write(hint ? `findings: unknown command "${name}"${hint}\nRun \`findings --help\` for the list of commands.\n` : `findings: unknown command "${name}"\n\n${helpText()}`);
     return ExitCode.Usage;
   }
   try {

@@ -5,9 +5,10 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
 import { topLevel } from '../git.js';
-import { formatDiagnostics, parseFormat, type Format } from '../output/format.js';
+import { formatDiagnostics, parseFormat, type Format, type FormatContext } from '../output/format.js';
 import { paintFor, type Paint } from '../output/paint.js';
 import type { CliIo } from './io.js';
+import { didYouMean } from './suggest.js';
 
 /** A commander command that never calls process.exit and writes to the given io. */
 export function baseCommand(name: string, description: string, io: CliIo): Command {
@@ -48,6 +49,7 @@ export function addFormatOptions(cmd: Command, formats: readonly Format[]): Comm
 
 /** Parses argv (after the subcommand name). Help and version exit 0; other commander errors become usage errors. */
 export async function parseArgs(cmd: Command, args: readonly string[]): Promise<void> {
+  unknownSubcommand(cmd, args);
   try {
     await cmd.parseAsync([...args], { from: 'user' });
   } catch (error) {
@@ -57,6 +59,19 @@ export async function parseArgs(cmd: Command, args: readonly string[]): Promise<
     }
     throw error;
   }
+}
+
+/**
+ * A command with subcommands refuses an unknown first word with a suggestion (`findings review
+ * fial` → did you mean "fail"?). commander does this only for parents without an action, and
+ * `review` has one, so the check is made here for all of them alike.
+ */
+function unknownSubcommand(cmd: Command, args: readonly string[]): void {
+  const first = args[0];
+  if (cmd.commands.length === 0 || first === undefined || first.startsWith('-') || first === 'help') return;
+  const names = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  if (names.includes(first)) return;
+  throw new UsageError(`unknown command "${first}"${didYouMean(first, names)} (commands: ${cmd.commands.map((c) => c.name()).join(', ')})`);
 }
 
 /** `--root`, else the git top level of cwd, else cwd. */
@@ -119,8 +134,8 @@ export class Output {
   }
 
   /** Writes diagnostics in the chosen format to stdout (stylish writes nothing when there are none). */
-  async diagnostics(list: readonly Diagnostic[]): Promise<void> {
-    const text = await formatDiagnostics(list, this.format, { paint: this.paint });
+  async diagnostics(list: readonly Diagnostic[], extra: Omit<FormatContext, 'paint'> = {}): Promise<void> {
+    const text = await formatDiagnostics(list, this.format, { ...extra, paint: this.paint });
     if (text) this.io.stdout.write(text);
   }
 

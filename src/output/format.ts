@@ -4,8 +4,10 @@ import { UsageError } from '../exit-codes.js';
 import { formatJson } from './json.js';
 import { formatStylish } from './stylish.js';
 import type { Paint } from './paint.js';
+import type { ConstraintEntry } from '../types.js';
+import type { MarkdownReport } from './markdown.js';
 
-export type Format = 'stylish' | 'json' | 'sarif' | 'github';
+export type Format = 'stylish' | 'json' | 'sarif' | 'github' | 'markdown';
 
 export function parseFormat(value: string | undefined, json: boolean | undefined, allowed: readonly Format[]): Format {
   if (json) return 'json';
@@ -18,6 +20,10 @@ export interface FormatContext {
   paint: Paint;
   /** Tool name and version for SARIF. */
   toolVersion?: string;
+  /** The constraints of the index the diagnostics came from: SARIF rule metadata, Markdown statuses. */
+  constraints?: readonly ConstraintEntry[];
+  /** Markdown report framing (title, range changes, extra sections). */
+  markdown?: Omit<MarkdownReport, 'constraints'>;
 }
 
 /** Renders diagnostics in a format. SARIF and GitHub renderers are loaded only when asked for. */
@@ -27,11 +33,15 @@ export async function formatDiagnostics(diagnostics: readonly Diagnostic[], form
       return formatJson(diagnostics);
     case 'sarif': {
       const { formatSarif } = await import('./sarif.js');
-      return formatSarif(diagnostics, ctx.toolVersion ?? '0.0.0');
+      return formatSarif(diagnostics, ctx.toolVersion ?? '0.0.0', ctx.constraints ?? []);
     }
     case 'github': {
       const { formatGithub } = await import('./github.js');
       return formatGithub(diagnostics);
+    }
+    case 'markdown': {
+      const { formatMarkdown } = await import('./markdown.js');
+      return formatMarkdown(diagnostics, { title: 'findings', changes: null, ...ctx.markdown, constraints: ctx.constraints ?? [] });
     }
     default:
       return formatStylish(diagnostics, ctx.paint);

@@ -1,5 +1,10 @@
-/** Colours: only on a TTY, never when NO_COLOR is set (no-color.org). */
-import { styleText } from 'node:util';
+/**
+ * Colours (picocolors): on a TTY by default; `FORCE_COLOR` forces them (also into a pipe, as in
+ * CI logs), `FORCE_COLOR=0|false` turns them off, and a non-empty `NO_COLOR` always wins
+ * (no-color.org). The decision is made here from the command's own env and stream, never from
+ * `process`, so in-process tests see what the bin would do.
+ */
+import { createColors } from 'picocolors';
 
 export interface Paint {
   red(s: string): string;
@@ -12,15 +17,17 @@ export interface Paint {
 const identity = (s: string): string => s;
 export const plain: Paint = { red: identity, yellow: identity, green: identity, dim: identity, bold: identity };
 
-const colored: Paint = {
-  red: (s) => styleText('red', s),
-  yellow: (s) => styleText('yellow', s),
-  green: (s) => styleText('green', s),
-  dim: (s) => styleText('dim', s),
-  bold: (s) => styleText('bold', s),
-};
+const colors = createColors(true);
+const colored: Paint = { red: colors.red, yellow: colors.yellow, green: colors.green, dim: colors.dim, bold: colors.bold };
+
+/** Whether a stream gets colours, by the environment conventions above. Pure. */
+export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return isTTY;
+}
 
 export function paintFor(isTTY: boolean, env: NodeJS.ProcessEnv): Paint {
-  if (!isTTY || (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') || env['FORCE_COLOR'] === '0') return plain;
-  return colored;
+  return colorEnabled(isTTY, env) ? colored : plain;
 }

@@ -1,9 +1,13 @@
 /**
- * SARIF 2.1.0 output for GitHub code scanning (issue 4, "Output formats for CI"): rule ids are
+ * SARIF 2.1.0 output for GitHub code scanning (docs/hooks.md, "Output formats"): rule ids are
  * constraint ids (`constraint/<id>` diagnostics map to `<id>`), levels error/warning/note, and
- * every result has a location with a 1-based line and column.
+ * every result has a location with a 1-based line and column. When the constraint index is at
+ * hand, each constraint's rule carries its metadata (reportingDescriptor, SARIF §3.49): `name`,
+ * `shortDescription` = title, `fullDescription` = the detector pattern, `help` = checklist item
+ * and the `explain` command, `defaultConfiguration.level` by status, and `properties.tags`.
  */
 import { compareStrings, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import type { ConstraintEntry } from '../types.js';
 import { VERSION } from '../version.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -18,12 +22,61 @@ function uriOf(file: string): string {
   return file.split('/').map(encodeURIComponent).join('/');
 }
 
+/** A rule's default level: what a hit of the constraint does at its status (gate semantics). Pure. */
+export function defaultLevel(c: ConstraintEntry): 'error' | 'warning' | 'none' {
+  if (c.status === 'retired' || c.enforcement_mode === 'off') return 'none';
+  return c.status === 'active' || c.enforcement_mode === 'block' ? 'error' : 'warning';
+}
+
+/** A SARIF `name`: the title in PascalCase (letters and digits only), else the id. Pure. */
+export function ruleName(c: ConstraintEntry): string {
+  const words = c.title.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, ' ').trim().split(' ').filter((w) => w !== '');
+  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('').slice(0, 80);
+  return name === '' ? c.id : name;
+}
+
+/** `fullDescription`: the detector pattern, what it requires, and where it applies. Pure. */
+function patternText(c: ConstraintEntry): string {
+  const re = `/${c.detector.pattern}/${c.detector.flags ?? ''}`;
+  const what = c.detector.mode === 'must_contain' ? `Files must contain ${re}` : `Flags text matching ${re}`;
+  const scope = c.applies_to.scope === 'added-lines' ? ' (added lines only)' : '';
+  return `${what} in ${c.applies_to.path_globs.join(', ')}${scope}.${c.detector.message ? ` ${c.detector.message}` : ''}`;
+}
+
+/** The full reportingDescriptor of a constraint. Pure. */
+export function constraintRule(c: ConstraintEntry): object {
+  const explain = `findings explain ${c.id}`;
+  const checklist = c.checklist_item ?? c.title;
+  const tags = [...new Set(['findings', 'constraint', c.status, ...(c.tier ? [c.tier] : []), ...(c.applies_to.languages ?? [])])];
+  return {
+    id: c.id,
+    name: ruleName(c),
+    shortDescription: { text: c.title },
+    fullDescription: { text: patternText(c) },
+    help: {
+      text: `${checklist}\nWhere this comes from: run \`${explain}\`.`,
+      markdown: `${checklist}\n\nWhere this comes from: run \`${explain}\` (finding ${c.finding_id}, ${c.source_artifact}).`,
+    },
+    defaultConfiguration: { level: defaultLevel(c) },
+    properties: { tags },
+  };
+}
+
+/** A rule known only by its id (not a constraint, or a constraint missing from the index). */
+function bareRule(id: string): object {
+  return { id, name: id, shortDescription: { text: id }, ...(id.startsWith('c-') ? { help: { text: `findings explain ${id}` } } : {}) };
+}
+
 /** The SARIF log as a value. Pure and deterministic. */
-export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string): object {
+export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string, constraints: readonly ConstraintEntry[] = []): object {
   const sorted = sortDiagnostics(diagnostics);
   const ids = [...new Set(sorted.map((d) => sarifRuleId(d.ruleId)))].sort(compareStrings);
   const index = new Map(ids.map((id, i) => [id, i]));
-  const rules = ids.map((id) => ({ id, name: id, shortDescription: { text: id }, ...(id.startsWith('c-') ? { help: { text: `findings explain ${id}` } } : {}) }));
+  const byId = new Map(constraints.map((c) => [c.id, c]));
+  const rules = ids.map((id) => {
+    const c = byId.get(id);
+    return c ? constraintRule(c) : bareRule(id);
+  });
   const results = sorted.map((d) => {
     const id = sarifRuleId(d.ruleId);
     const text = [d.message, ...(d.notes ?? [])].join('\n');
@@ -55,8 +108,8 @@ export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string
   };
 }
 
-export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string): string {
+export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string, constraints: readonly ConstraintEntry[] = []): string {
   // Output.diagnostics passes no version (format.ts then says 0.0.0): report the package's own.
   const version = toolVersion === '0.0.0' ? VERSION : toolVersion;
-  return `${JSON.stringify(sarifLog(diagnostics, version), null, 2)}\n`;
+  return `${JSON.stringify(sarifLog(diagnostics, version, constraints), null, 2)}\n`;
 }

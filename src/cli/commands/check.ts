@@ -1,44 +1,67 @@
-/** `findings check [--staged | --all | --from-ref A --to-ref B]`: apply the constraint index (issue 4). */
+/** `findings check [--staged | --worktree] [paths…] | --all | --from-ref A --to-ref B`: apply the constraint index (docs/hooks.md). */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { hasErrors } from '../../diagnostics.js';
+import { toPosix } from '../../paths.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { mergeBase } from '../../git-hooks.js';
 import { resolveCommit } from '../../git.js';
 import { checkConstraints, parseSkip } from '../../../hooks/check.js';
 import type { CheckMode } from '../../../hooks/sources.js';
+import { constraintsAt, constraintsOf } from '../index-at.js';
+import type { ConstraintChange } from '../../output/markdown.js';
+import type { ConstraintEntry } from '../../types.js';
 import type { CliIo } from '../io.js';
+import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
-interface CheckOpts extends CommonOptions {
+interface CheckOpts extends CommonOptions, WarningOptions {
   staged?: boolean;
+  worktree?: boolean;
   all?: boolean;
   fromRef?: string;
   toRef?: string;
 }
 
-const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('check', 'Apply the constraint index to staged files (default), every tracked file, or the files changed between two commits.', io)
+  const cmd = baseCommand('check', 'Apply the constraint index to staged files (default), named files, every tracked file, or the files changed between two commits.', io)
+    .argument('[paths...]', 'check only these files (or folders): their staged content, or the working tree with --worktree (for lint-staged and editors)')
     .option('--staged', 'check the content in the index (default)')
+    .option('--worktree', 'with paths: check the files as they are on disk, with the working-tree constraint index')
     .option('--all', 'check every tracked file (index content), with the working-tree constraint index')
     .option('--from-ref <ref>', 'check the files changed since this commit (their merge base with --to-ref)')
     .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)');
   addRootOption(cmd);
   addFormatOptions(cmd, FORMATS);
-  cmd.action(async (opts: CheckOpts) => {
+  addWarningOptions(cmd);
+  cmd.action(async (paths: string[], opts: CheckOpts) => {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
-    const mode = await modeOf(root, opts);
+    const mode = await modeOf(root, opts, paths.map((p) => repoPath(root, p, io)));
     const skip = parseSkip(io.env);
     skip.ids.delete('all');
     const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null });
     if (outcome.status === 'no-index') {
-      out.info(`findings check: no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`);
-      await out.diagnostics([]);
+      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;
+      out.info(`findings check: ${none}`);
+      await out.diagnostics([], { markdown: { title: 'findings check', changes: null, scope: none } });
       return;
     }
-    await out.diagnostics(outcome.diagnostics);
+    const verdict = applyWarningOptions(outcome.diagnostics, opts);
+    // Rule metadata (SARIF, Markdown) comes from the same index the gate applied.
+    const constraints = out.machine && outcome.status === 'checked' ? constraintsOf(outcome.collected.indexText) : [];
+    const markdown =
+      out.format === 'markdown'
+        ? {
+            title: 'findings check',
+            scope: outcome.status === 'checked' ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}` : 'invalid constraint index',
+            changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraints) : null,
+          }
+        : undefined;
+    await out.diagnostics(verdict.shown, { constraints, ...(markdown ? { markdown } : {}) });
     if (outcome.status === 'invalid-index') {
       out.warn(`findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``);
       exit = ExitCode.Usage;
@@ -47,17 +70,58 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (!out.machine && outcome.diagnostics.length === 0) {
       out.info(`findings check: ${outcome.collected.files.length} file(s), ${outcome.constraints} constraint(s), no problems`);
     }
-    exit = hasErrors(outcome.diagnostics) ? ExitCode.Failed : ExitCode.Ok;
+    if (verdict.tooMany) out.warn(`findings check: ${verdict.tooMany}`);
+    exit = hasErrors(outcome.diagnostics) || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
   });
   await parseArgs(cmd, args);
   return exit;
 }
 
-async function modeOf(root: string, opts: CheckOpts): Promise<CheckMode> {
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The constraints a change brings, for the Markdown report: a range compares the index at its two
+ * ends; staged content compares HEAD with the index. Whole-tree modes have no "before" (null).
+ */
+async function rangeChanges(root: string, mode: CheckMode, after: readonly ConstraintEntry[]): Promise<ConstraintChange[] | null> {
+  const { constraintChanges } = await import('../../output/markdown.js');
+  if (mode.kind === 'range') return constraintChanges(await constraintsAt(root, mode.from), after);
+  if (mode.kind === 'staged' || (mode.kind === 'paths' && !mode.worktree)) {
+    const head = await resolveCommit(root, 'HEAD');
+    return constraintChanges(head === null ? [] : await constraintsAt(root, head), after);
+  }
+  return null;
+}
+
+/**
+ * A named path as a repository-relative one. lint-staged passes absolute paths, editors relative
+ * ones; the folder part is resolved through symlinks (the root is git's real path), the file
+ * itself is not (a symlink is judged by its link text).
+ */
+function repoPath(root: string, named: string, io: CliIo): string {
+  const abs = path.resolve(io.cwd, named);
+  let dir = path.dirname(abs);
+  try {
+    dir = realpathSync(dir);
+  } catch {
+    // a folder that does not exist: reported as unreadable by the check itself
+  }
+  const rel = path.relative(root, path.join(dir, path.basename(abs)));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`${named}: outside the repository (${toPosix(root)})`);
+  return rel === '' ? '.' : toPosix(rel);
+}
+
+async function modeOf(root: string, opts: CheckOpts, paths: string[]): Promise<CheckMode> {
   const range = opts.fromRef !== undefined || opts.toRef !== undefined;
-  if ([opts.staged === true, opts.all === true, range].filter(Boolean).length > 1) {
+  if ([opts.staged === true || opts.worktree === true, opts.all === true, range].filter(Boolean).length > 1) {
     throw new UsageError('choose one of --staged, --all, or --from-ref/--to-ref');
   }
+  if (opts.staged && opts.worktree) throw new UsageError('choose --staged or --worktree');
+  if (paths.length > 0) {
+    if (opts.all || range) throw new UsageError('named paths go with --staged (default) or --worktree, not --all or --from-ref/--to-ref');
+    return { kind: 'paths', paths: [...new Set(paths)], worktree: opts.worktree === true };
+  }
+  if (opts.worktree) throw new UsageError('--worktree needs the paths to check (e.g. `findings check --worktree src/a.ts`)');
   if (opts.all) return { kind: 'all' };
   if (!range) return { kind: 'staged' };
   if (opts.fromRef === undefined) throw new UsageError('--to-ref needs --from-ref');

@@ -5,7 +5,13 @@
  * 2 bad usage or an unreadable folder.
  */
 import { countBySeverity, hasErrors } from '../../diagnostics.js';
-import { ExitCode } from '../../exit-codes.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ExitCode, UsageError } from '../../exit-codes.js';
+import { Layout } from '../../layout.js';
+import type { FormatContext } from '../../output/format.js';
+import type { CompileRun } from '../../../compiler/run.js';
+import { constraintsOf } from '../index-at.js';
 import type { CliIo } from '../io.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
 
@@ -20,9 +26,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     'write nothing; exit 1 listing every compiled file that is missing, stale or orphaned',
   );
   addRootOption(cmd);
-  addFormatOptions(cmd, ['stylish', 'json']);
+  addFormatOptions(cmd, ['stylish', 'json', 'markdown']);
   cmd.action(async (opts: CompileOptions) => {
-    const out = Output.from(io, opts, ['stylish', 'json']);
+    const out = Output.from(io, opts, ['stylish', 'json', 'markdown']);
+    if (out.format === 'markdown' && !opts.check) throw new UsageError('--format markdown goes with --check (a report of what is not current)');
     const root = await resolveRoot(opts.root, io);
     // The compiler (and unified) load only when this command runs (pitfalls.md #9).
     const { runCompile } = await import('../../../compiler/run.js');
@@ -30,6 +37,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const result = await runCompile(root, { check });
     const drift = check && result.changes.length > 0;
     exit = hasErrors(result.diagnostics) || drift ? ExitCode.Failed : ExitCode.Ok;
+    if (out.format === 'markdown') {
+      await out.diagnostics(result.diagnostics, await markdownReport(root, result));
+      return;
+    }
     if (out.machine) {
       out.json({ diagnostics: result.diagnostics, changes: result.changes });
       return;
@@ -52,4 +63,28 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   });
   await parseArgs(cmd, args);
   return exit;
+}
+
+/**
+ * `compile --check --format markdown`: the drifted files as a section, and the constraints that
+ * compiling would add or change compared with the index in the working tree.
+ */
+async function markdownReport(root: string, result: CompileRun): Promise<Omit<FormatContext, 'paint'>> {
+  const { cell, code, constraintChanges } = await import('../../output/markdown.js');
+  const current = constraintsOf(await readFile(path.join(root, Layout.constraintIndex), 'utf8').catch(() => null));
+  const compiled = constraintsOf(result.compiledIndex ?? null);
+  const n = result.changes.length;
+  const sections =
+    n === 0
+      ? []
+      : [['#### Compiled files that are not current', '', '| file | state |', '| --- | --- |', ...result.changes.map((c) => `| ${code(c.path)} | ${cell(c.action)} |`), '', 'Run `npx findings-compile` and commit the result.'].join('\n')];
+  return {
+    constraints: compiled,
+    markdown: {
+      title: 'findings compile --check',
+      ...(n === 0 ? { scope: 'all compiled files are current' } : { failure: `${n} compiled file${n === 1 ? ' is' : 's are'} not current` }),
+      sections,
+      changes: constraintChanges(current, compiled),
+    },
+  };
 }

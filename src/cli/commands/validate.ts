@@ -7,6 +7,7 @@ import { displayPath, toPosix } from '../../paths.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { classifyPath, validateRepository, validateTargets, type ValidateTarget } from '../../validate/index.js';
 import type { CliIo } from '../io.js';
+import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
@@ -15,7 +16,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     .argument('[paths...]', 'files to check (default: the repository layout)');
   addRootOption(cmd);
   addFormatOptions(cmd, ['stylish', 'json', 'sarif', 'github']);
-  cmd.action(async (paths: string[], opts: CommonOptions) => {
+  addWarningOptions(cmd);
+  cmd.action(async (paths: string[], opts: CommonOptions & WarningOptions) => {
     const out = Output.from(io, opts, ['stylish', 'json', 'sarif', 'github']);
     const root = await resolveRoot(opts.root, io);
     const ctx = { root, files: worktreeFiles(root), commit: null };
@@ -40,8 +42,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       }
       diagnostics = await validateTargets(targets, ctx);
     }
-    await out.diagnostics(diagnostics);
-    exit = hasErrors(diagnostics) ? ExitCode.Failed : ExitCode.Ok;
+    const verdict = applyWarningOptions(diagnostics, opts);
+    await out.diagnostics(verdict.shown);
+    if (verdict.tooMany) out.warn(`findings validate: ${verdict.tooMany}`);
+    exit = hasErrors(diagnostics) || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
   });
   await parseArgs(cmd, args);
   return exit;
