@@ -9,7 +9,6 @@ import { afterAll } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SHARED = path.resolve(PACKAGE_ROOT, '../shared');
 export const FIXTURES = path.join(PACKAGE_ROOT, 'test/fixtures');
 export const BIN = path.join(PACKAGE_ROOT, 'bin/findings.js');
 
