@@ -74,7 +74,7 @@ export async function doctor(root: string, env: NodeJS.ProcessEnv = process.env)
   const binHere = path.join(root, 'node_modules', '.bin', 'findings');
   if (!existsSync(binHere) && (main === null || !existsSync(path.join(main, 'node_modules', '.bin', 'findings')))) {
     d('node_modules/.bin/findings', 'bin-missing', 'findings-compiler is not installed here (node_modules/.bin/findings), so every hook that calls it fails', [
-      'fix: `npm i -D findings-compiler` as the README shows (or `npm ci` when it is already in package.json)',
+      'fix: install findings-compiler in this project as its README shows (or `npm ci` when it is already in package.json)',
     ]);
   }
   // Hooks in .git/hooks that core.hooksPath now hides, unless .husky/<name> calls them.

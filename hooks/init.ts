@@ -159,7 +159,7 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
     lines.push(said === '' ? 'husky: hooks installed (core.hooksPath = .husky/_)' : `husky: ${said}`);
   }
   if (!existsSync(path.join(root, 'node_modules', '.bin', 'findings'))) {
-    lines.push('the hooks call `findings` from node_modules/.bin: install this package in the repository (`npm i -D findings-compiler`)');
+    lines.push('the hooks call node_modules/.bin/findings, which is missing: install findings-compiler in this project as its README shows (a tarball or a git URL), next to husky');
   }
   return { steps, lines, refused: [] };
 }
