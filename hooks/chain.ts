@@ -14,7 +14,8 @@ export const HUSKY_HOOKS: readonly string[] = [
   'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc',
 ];
 
-export const isHuskyHooksPath = (value: string): boolean => /(^|\/)\.husky\/_\/?$/.test(value);
+/** husky 9's `.husky/_`, or husky 8's `.husky` (whose scripts husky 9 runs from `.husky/_` shims): not foreign. */
+export const isHuskyHooksPath = (value: string): boolean => /(^|\/)\.husky(\/_)?\/?$/.test(value);
 
 export interface ForeignHooks {
   /** The folder as shown to the user (relative to the root when inside it). */

@@ -78,6 +78,17 @@ describe('init chains the hooks that ran before it', () => {
     expect(gitRun(repo, ['commit', '-q', '-m', 'ok: layout']).code).toBe(0);
   });
 
+  it('husky 8 (core.hooksPath = .husky) is not foreign: no hook calls itself', async () => {
+    const repo = makeRepo({ '.gitignore': 'node_modules\n' });
+    installTooling(repo.root);
+    hook(path.join(repo.root, '.husky/pre-commit'), 'echo husky8');
+    repo.git('config', 'core.hooksPath', '.husky');
+    const r = await init(repo);
+    expect(r.code, r.stderr).toBe(0);
+    expect(repo.read('.husky/pre-commit')).not.toContain('keeps running');
+    expect(repo.git('config', 'core.hooksPath').trim()).toBe('.husky/_');
+  });
+
   it('a core.hooksPath outside the repository: exit 1 naming the hook and both ways forward, nothing written', async () => {
     const repo = makeRepo();
     installTooling(repo.root);
