@@ -35,3 +35,18 @@ export function diffOutputs(inputs: CompileInputs, result: CompileResult): Drift
   for (const file of inputs.existing.keys()) if (!result.outputs.has(file)) out.push({ path: file, kind: 'orphaned' });
   return out.sort((a, b) => compareStrings(a.path, b.path));
 }
+
+/**
+ * True for the one missing output that is not drift for `compile --check`: an index that does not
+ * exist yet and would hold no constraint (right after `findings init`, before any mechanical
+ * finding), so CI passes on a freshly set-up repository. Pure.
+ */
+export function isAbsentEmptyIndex(d: Drift, result: CompileResult): boolean {
+  if (d.path !== Layout.constraintIndex || d.kind !== 'missing') return false;
+  try {
+    const parsed = JSON.parse(result.outputs.get(d.path) ?? '') as { constraints?: unknown };
+    return Array.isArray(parsed.constraints) && parsed.constraints.length === 0;
+  } catch {
+    return false;
+  }
+}

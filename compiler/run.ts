@@ -8,7 +8,7 @@ import { withLock } from '../src/fs/lock.js';
 import { Layout } from '../src/layout.js';
 import { fastWorktreeFiles } from './fast-files.js';
 import { compile } from './compile.js';
-import { diffOutputs, type Drift } from './diff.js';
+import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
 import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
 import { loadCompileInputs } from './load.js';
 import { openParseCache } from './parse-cache.js';
@@ -36,7 +36,7 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
     const contained = containedDrift(root, diffOutputs(inputs, result));
     const drift = contained.drift;
     const diagnostics = contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
-    if (options.check) return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: d.kind })), compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null };
+    if (options.check) return { diagnostics, changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })), compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null };
     // The index goes last: the gate reads it, and everything it points at is then in place.
     await pool(
       drift.filter((d) => d.path !== Layout.constraintIndex),

@@ -1,11 +1,13 @@
 /**
- * `findings doctor` (issue 4): what is missing or wrong in a repository's set-up — hooks not
- * installed or not executable, core.hooksPath pointing nowhere (husky in a linked worktree,
- * pitfalls.md #12), missing `.gitattributes` lines, an invalid constraint index, and compiled
- * outputs older than their sources. Problems are diagnostics; errors make the exit 1.
+ * `findings doctor`: what is missing or wrong in a repository's set-up — every hook that will not
+ * run, and why: hooks not installed or not executable, core.hooksPath pointing nowhere (husky in a
+ * linked worktree: the fix is the one command printed), no installed `findings` bin, `HUSKY=0`,
+ * a `.git/hooks` file that core.hooksPath now hides; missing `.gitattributes` lines, an invalid
+ * constraint index, and compiled outputs older than their sources. Problems are diagnostics;
+ * errors make the exit 1.
  */
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { isNotFound } from '../src/fs/atomic.js';
@@ -14,11 +16,11 @@ import { parseConstraintIndex } from '../src/constraints/index-file.js';
 import { Layout } from '../src/layout.js';
 import { displayPath } from '../src/paths.js';
 import { worktreeFiles } from '../src/repo-files.js';
+import { runGit } from '../src/git.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
-import { loadTemplates } from './init.js';
+import { INSTALLED_HOOKS, loadTemplates } from './init.js';
 import { isFindingSource } from './pre-commit.js';
 
-const HOOKS = ['pre-commit', 'pre-push'] as const;
 
 async function readOrNull(abs: string): Promise<string | null> {
   try {
@@ -38,7 +40,13 @@ async function isExecutable(abs: string): Promise<boolean | null> {
   }
 }
 
-export async function doctor(root: string): Promise<Diagnostic[]> {
+/** The main worktree's top folder (the common git dir's parent), or null. */
+async function mainWorktree(root: string): Promise<string | null> {
+  const r = await runGit(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  return r.code === 0 ? path.dirname(r.stdout.toString('utf8').trim()) : null;
+}
+
+export async function doctor(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const d = (file: string, rule: string, message: string, notes: string[] = [], severity: 'error' | 'warning' = 'error'): void => {
     out.push(diagnostic({ file, ruleId: `doctor/${rule}`, message, notes, severity }));
@@ -51,13 +59,36 @@ export async function doctor(root: string): Promise<Diagnostic[]> {
   if (configured !== null && !existsSync(dir)) {
     hooksOk = false;
     const linked = await isLinkedWorktree(root);
+    const main = linked ? await mainWorktree(root) : null;
+    // husky from this checkout, else from the main worktree (a linked worktree has no node_modules): never npx, which may fetch.
+    const huskyHere = path.join(root, 'node_modules', 'husky', 'bin.js');
+    const huskyBin = existsSync(huskyHere) || main === null ? huskyHere : path.join(main, 'node_modules', 'husky', 'bin.js');
     d(configured, 'hooks-path', `core.hooksPath is "${configured}" but ${shown} does not exist, so git runs no hooks here`, [
       ...(linked ? ['this is a linked worktree: husky generates .husky/_ per checkout and git-ignores it'] : []),
-      husky ? 'fix: run `npx husky` (or `node_modules/.bin/husky`) in this checkout' : 'fix: create the folder or `git config --unset core.hooksPath`',
+      husky ? `fix: run \`node ${huskyBin}\` in ${root}` : 'fix: create the folder or `git config --unset core.hooksPath`',
     ]);
   }
+  if (env['HUSKY'] === '0' && husky) d('.husky', 'husky-disabled', 'HUSKY=0 is set in this environment, so husky runs no hook', ['fix: unset HUSKY'], 'warning');
+  // The hooks call node_modules/.bin/findings of this checkout, else of the main worktree.
+  const main = await mainWorktree(root);
+  const binHere = path.join(root, 'node_modules', '.bin', 'findings');
+  if (!existsSync(binHere) && (main === null || !existsSync(path.join(main, 'node_modules', '.bin', 'findings')))) {
+    d('node_modules/.bin/findings', 'bin-missing', 'findings-compiler is not installed here (node_modules/.bin/findings), so every hook that calls it fails', [
+      'fix: install findings-compiler in this project as its README shows (or `npm ci` when it is already in package.json)',
+    ]);
+  }
+  // Hooks in .git/hooks that core.hooksPath now hides, unless .husky/<name> calls them.
+  const hidden = configured !== null ? await hiddenGitHooks(root) : [];
+  for (const h of hidden) {
+    const script = (await readOrNull(path.join(root, '.husky', h.name))) ?? '';
+    if (!script.includes(`hooks/${h.name}`)) {
+      d(h.shown, 'hook-hidden', `${h.shown} will not run: core.hooksPath is "${configured}", so git ignores .git/hooks`, [
+        `fix: call it from .husky/${h.name} (\`findings init\` does so for a hook that runs when it is run), or delete it`,
+      ], 'warning');
+    }
+  }
   if (hooksOk) {
-    for (const name of HOOKS) {
+    for (const name of INSTALLED_HOOKS) {
       const abs = path.join(dir, name);
       const exec = await isExecutable(abs);
       const rel = displayPath(root, abs);
@@ -72,7 +103,7 @@ export async function doctor(root: string): Promise<Diagnostic[]> {
       // With husky the real script is .husky/<name>, run by husky's shim; without it, the hook file itself.
       const script = husky ? path.join(root, '.husky', name) : abs;
       const text = await readOrNull(script);
-      if (text === null || !text.includes(`findings hook ${name}`)) {
+      if (text === null || !new RegExp(`(findings"?|"\\$f")\\s+hook\\s+${name}\\b`).test(text)) {
         d(displayPath(root, script), 'hook-not-calling', `the ${name} hook does not call \`findings hook ${name}\``, ['fix: `findings init`']);
       }
     }
@@ -95,4 +126,24 @@ export async function doctor(root: string): Promise<Diagnostic[]> {
     }
   }
   return sortDiagnostics(out);
+}
+
+/** Executable files in the common `.git/hooks` (not samples). */
+async function hiddenGitHooks(root: string): Promise<{ name: string; shown: string }[]> {
+  const common = await runGit(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  if (common.code !== 0) return [];
+  const dir = path.join(common.stdout.toString('utf8').trim(), 'hooks');
+  const out: { name: string; shown: string }[] = [];
+  let names: string[] = [];
+  try {
+    names = (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (name.endsWith('.sample') || name.startsWith('.')) continue;
+    const st = await stat(path.join(dir, name)).catch(() => null);
+    if (st !== null && st.isFile() && (st.mode & 0o111) !== 0) out.push({ name, shown: `.git/hooks/${name}` });
+  }
+  return out;
 }

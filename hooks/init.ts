@@ -1,8 +1,10 @@
 /**
- * `findings init` (issue 4): one-line husky hook files, `.gitattributes` lines, and the empty
- * `.agents/` layout. Planning is pure (what each file should become); applying writes only what
- * changes, so a second run changes nothing. Existing hook files and unrelated attribute lines
- * are kept: our line is appended, never substituted.
+ * `findings init`: husky hook files (pre-commit, pre-merge-commit, pre-push), `.gitattributes`
+ * lines, and the empty `.agents/` layout. Planning is pure (what each file should become);
+ * applying writes only what changes, so a second run changes nothing. Existing hook files and
+ * unrelated attribute lines are kept: our lines are appended, never substituted. A hook that runs
+ * today from `.git/hooks` or a foreign core.hooksPath is chained from `.husky/<name>` (hooks/chain.ts),
+ * or init refuses (exit 1) before writing anything.
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { writeFileAtomically } from '../src/fs/atomic.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { Layout } from '../src/layout.js';
 import { packageFile } from '../src/package-root.js';
+import { chainLines, chainProblems, foreignHooks } from './chain.js';
 
 const run = promisify(execFile);
 
@@ -27,14 +30,43 @@ export interface InitResult {
   readonly steps: InitStep[];
   /** Human lines (e.g. the husky install line). */
   readonly lines: string[];
+  /** Why init refused to touch anything (exit 1); empty when it went ahead. */
+  readonly refused: string[];
 }
 
+/** The hooks `findings init` installs, each calling `findings hook <name>`. */
+export const INSTALLED_HOOKS = ['pre-commit', 'pre-merge-commit', 'pre-push'] as const;
+export type InstalledHook = (typeof INSTALLED_HOOKS)[number];
+
+/** What earlier versions of init wrote; replaced by the current lines rather than run twice. */
+const LEGACY_LINES: Record<string, string> = { 'pre-commit': 'findings hook pre-commit', 'pre-push': 'findings hook pre-push "$@"' };
+
 /** The template texts shipped in templates/. */
-export async function loadTemplates(): Promise<{ preCommit: string; preMergeCommit: string; prePush: string; gitattributes: string; agentsGitignore: string }> {
-  const [preCommit, prePush, gitattributes, agentsGitignore, preMergeCommit] = await Promise.all(
-    ['husky-pre-commit', 'husky-pre-push', 'gitattributes', 'agents-gitignore', 'husky-pre-merge-commit'].map((n) => readFile(packageFile('templates', n), 'utf8')),
-  );
-  return { preCommit: preCommit!, preMergeCommit: preMergeCommit!, prePush: prePush!, gitattributes: gitattributes!, agentsGitignore: agentsGitignore! };
+export async function loadTemplates(): Promise<{ hooks: Record<InstalledHook, string>; preCommit: string; prePush: string; gitattributes: string; agentsGitignore: string }> {
+  const names = [...INSTALLED_HOOKS.map((h) => `husky-${h}`), 'gitattributes', 'agents-gitignore'];
+  const texts = await Promise.all(names.map((n) => readFile(packageFile('templates', n), 'utf8')));
+  const hooks = Object.fromEntries(INSTALLED_HOOKS.map((h, i) => [h, texts[i]!])) as Record<InstalledHook, string>;
+  return { hooks, preCommit: hooks['pre-commit'], prePush: hooks['pre-push'], gitattributes: texts[3]!, agentsGitignore: texts[4]! };
+}
+
+/**
+ * The next text of `.husky/<name>`, or null when nothing changes. Pure. Keeps every existing line
+ * except a legacy line of ours; chain lines go before our first line (so a chained pre-push hook
+ * reads git's stdin first), our missing lines at the end.
+ */
+export function hookScript(existing: string | null, ours: string, chain: readonly string[], legacy?: string): string | null {
+  const lines = (existing ?? '').split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  const kept = lines.filter((l) => legacy === undefined || l.trim() !== legacy);
+  const have = new Set(kept.map((l) => l.trim()));
+  const ourLines = ours.split('\n').filter((l) => l.trim() !== '');
+  const missingChain = chain.filter((l) => !have.has(l.trim()));
+  const firstOurs = kept.findIndex((l) => ourLines.includes(l.trim()));
+  const next = [...kept];
+  next.splice(firstOurs === -1 ? next.length : firstOurs, 0, ...missingChain);
+  next.push(...ourLines.filter((l) => !have.has(l.trim())));
+  const text = next.length === 0 ? '' : `${next.join('\n')}\n`;
+  return text === (existing ?? null) ? null : text;
 }
 
 /** Lines of `wanted` missing from `existing`, appended (null when nothing is missing). Pure. */
@@ -89,9 +121,17 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
   const t = await loadTemplates();
   const steps: InitStep[] = [];
   const lines: string[] = [];
-  for (const [rel, text] of [['.husky/pre-commit', t.preCommit], ['.husky/pre-merge-commit', t.preMergeCommit], ['.husky/pre-push', t.prePush]] as const) {
+  const foreign = await foreignHooks(root);
+  const refused = chainProblems(foreign);
+  if (refused.length > 0) return { steps, lines, refused };
+  const names = [...new Set<string>([...INSTALLED_HOOKS, ...(foreign?.names ?? [])])].sort();
+  for (const name of names) {
+    const rel = `.husky/${name}`;
     const existing = await readOrNull(path.join(root, rel));
-    steps.push(await writeText(root, rel, appendMissingLines(existing, text), existing !== null, 0o755));
+    const ours = (t.hooks as Record<string, string>)[name] ?? '';
+    const chain = foreign?.names.includes(name) ? chainLines(foreign, name) : [];
+    steps.push(await writeText(root, rel, hookScript(existing, ours, chain, LEGACY_LINES[name]), existing !== null, 0o755));
+    if (chain.length > 0 && existing?.includes(chain[0]!) !== true) lines.push(`${foreign!.shown}/${name} keeps running: .husky/${name} calls it`);
   }
   const attrs = await readOrNull(path.join(root, '.gitattributes'));
   steps.push(await writeText(root, '.gitattributes', appendMissingLines(attrs, t.gitattributes), attrs !== null));
@@ -119,7 +159,7 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
     lines.push(said === '' ? 'husky: hooks installed (core.hooksPath = .husky/_)' : `husky: ${said}`);
   }
   if (!existsSync(path.join(root, 'node_modules', '.bin', 'findings'))) {
-    lines.push('the hooks call `findings` from node_modules/.bin: install this package in the repository (`npm i -D findings-compiler`)');
+    lines.push('the hooks call node_modules/.bin/findings, which is missing: install findings-compiler in this project as its README shows (a tarball or a git URL), next to husky');
   }
-  return { steps, lines };
+  return { steps, lines, refused: [] };
 }

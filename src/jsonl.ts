@@ -53,8 +53,11 @@ export function parseJsonl(text: string): ParsedLine[] {
 /** A short reason for a JSON.parse failure, without V8's position noise duplicated. */
 export function jsonErrorReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  // Newer V8 (Node 22.12+, 24) appends " (line L column C)" after "at position N": drop it, so the
+  // reason reads the same on every Node line and the position is not said twice.
+  const once = message.replace(/ \(line \d+ column \d+\)$/, '');
   // V8 quotes the offending text, newlines included; keep every diagnostic on one line.
-  return `invalid JSON: ${message.replace(/\r?\n/g, '\\n')}`;
+  return `invalid JSON: ${once.replace(/\r?\n/g, '\\n')}`;
 }
 
 export type JsonDocument = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly line: number; readonly column: number; readonly reason: string };

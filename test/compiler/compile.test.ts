@@ -35,7 +35,6 @@ describe('findings compile', () => {
     const check = await compileJson(repo, '--check');
     expect(check.code).toBe(1);
     expect(check.changes).toEqual([
-      { path: '.agents/constraints/index.json', action: 'missing' },
       { path: '.agents/findings/f-1.md', action: 'missing' },
       { path: '.agents/planning-rules/f-1.md', action: 'missing' },
       { path: '.agents/pre-mortem-checks/f-1.md', action: 'missing' },

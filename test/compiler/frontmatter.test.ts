@@ -6,7 +6,7 @@ import { readFrontMatterRemark } from '../../compiler/markdown.js';
 import { renderPromotedArtifact, promotedFrontMatter } from '../../compiler/promote.js';
 import { readFrontMatter } from '../../src/frontmatter.js';
 import type { RegistryEntry } from '../../src/types.js';
-import { FIXTURES, SHARED } from '../helpers/repo.js';
+import { FIXTURES } from '../helpers/repo.js';
 
 const both = (text: string | Buffer) => ({ fast: readFrontMatter(text, 'f.md'), remark: readFrontMatterRemark(text, 'f.md') });
 const rule = (r: ReturnType<typeof readFrontMatter>) => (r.ok ? 'ok' : r.diagnostics[0]!.ruleId);
@@ -65,7 +65,7 @@ function mdFiles(dir: string): string[] {
 }
 
 describe('parser parity', () => {
-  const files = [...mdFiles(path.join(FIXTURES, 'compiler')), ...mdFiles(path.join(SHARED, 'reference/agentops/.agents'))];
+  const files = [...mdFiles(path.join(FIXTURES, 'compiler')), ...mdFiles(path.join(FIXTURES, 'agentops/.agents'))];
   it(`remark and gray-matter readers agree on all ${files.length} fixture files`, () => {
     expect(files.length).toBeGreaterThan(20);
     for (const f of files) {

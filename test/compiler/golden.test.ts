@@ -2,13 +2,13 @@
  * Golden tests: each test/fixtures/compiler/<case>/input is copied into a fresh git repository,
  * compiled, and the whole resulting tree (plus the diagnostics, as `.diagnostics.json`) is
  * compared byte for byte with <case>/expected. `UPDATE_GOLDEN=1` rewrites the expected folders.
- * The real agentops data (../shared/reference/agentops) is one of the cases.
+ * The real agentops data (test/fixtures/agentops, see its README) is one of the cases.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCompile } from '../../compiler/run.js';
-import { FIXTURES, makeRepo, SHARED } from '../helpers/repo.js';
+import { FIXTURES, makeRepo } from '../helpers/repo.js';
 
 const DIR = path.join(FIXTURES, 'compiler');
 const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
@@ -31,7 +31,7 @@ function snapshot(root: string): Map<string, Buffer> {
 const cases: { name: string; input: string; expected: string }[] = readdirSync(DIR, { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(path.join(DIR, e.name, 'input')))
   .map((e) => ({ name: e.name, input: path.join(DIR, e.name, 'input'), expected: path.join(DIR, e.name, 'expected') }));
-cases.push({ name: 'agentops', input: path.join(SHARED, 'reference/agentops'), expected: path.join(DIR, 'agentops-expected') });
+cases.push({ name: 'agentops', input: path.join(FIXTURES, 'agentops'), expected: path.join(DIR, 'agentops-expected') });
 
 describe('golden compile', () => {
   for (const c of cases) {

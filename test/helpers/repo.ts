@@ -9,7 +9,6 @@ import { afterAll } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SHARED = path.resolve(PACKAGE_ROOT, '../shared');
 export const FIXTURES = path.join(PACKAGE_ROOT, 'test/fixtures');
 export const BIN = path.join(PACKAGE_ROOT, 'bin/findings.js');
 
@@ -48,15 +47,53 @@ export interface TestRepo {
   commitAll(message?: string): string;
 }
 
+const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, ...GIT_ENV });
+
+// One `git init` + config per test file, copied for every repository after it: four git
+// processes fewer per test repository (suite time on a loaded 2-core machine).
+let emptyRepoTemplate: string | null = null;
+function emptyRepo(root: string): void {
+  if (emptyRepoTemplate === null) {
+    const t = tempDir('findings-template-');
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: t, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'author@example.com');
+    git('config', 'user.name', 'Test Author');
+    git('config', 'commit.gpgsign', 'false');
+    emptyRepoTemplate = t;
+  }
+  cpSync(emptyRepoTemplate, root, { recursive: true });
+}
+
 /** `git init` in a temp folder with a pinned identity and branch name. */
 export function makeRepo(files: Record<string, string> = {}): TestRepo {
   const root = tempDir('findings-repo-');
-  const env = { ...process.env, ...GIT_ENV };
+  emptyRepo(root);
+  const repo = repoAt(root);
+  for (const [rel, content] of Object.entries(files)) repo.write(rel, content);
+  return repo;
+}
+
+/**
+ * A copy of a repository prepared once per test file under `key` by `build` (e.g. one with
+ * husky and `findings init` done): tests that would each rebuild the same repository share it.
+ */
+const templates = new Map<string, Promise<string>>();
+export async function fromTemplate(key: string, build: () => Promise<TestRepo>): Promise<TestRepo> {
+  let ready = templates.get(key);
+  if (ready === undefined) {
+    ready = build().then((r) => r.root);
+    templates.set(key, ready);
+  }
+  const root = tempDir('findings-repo-');
+  cpSync(await ready, root, { recursive: true, verbatimSymlinks: true });
+  return repoAt(root);
+}
+
+/** The TestRepo helpers for an existing repository folder. */
+export function repoAt(root: string): TestRepo {
+  const env = gitEnv();
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 'author@example.com');
-  git('config', 'user.name', 'Test Author');
-  git('config', 'commit.gpgsign', 'false');
   const repo: TestRepo = {
     root,
     git,
@@ -80,7 +117,6 @@ export function makeRepo(files: Record<string, string> = {}): TestRepo {
       return git('rev-parse', 'HEAD').trim();
     },
   };
-  for (const [rel, content] of Object.entries(files)) repo.write(rel, content);
   return repo;
 }
 

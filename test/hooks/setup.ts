@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, FIXTURES, GIT_ENV, makeRepo, PACKAGE_ROOT, spawnFindings, type TestRepo } from '../helpers/repo.js';
+import { BIN, FIXTURES, fromTemplate, GIT_ENV, makeRepo, PACKAGE_ROOT, spawnFindings, type TestRepo } from '../helpers/repo.js';
 import type { ConstraintEntry } from '../../src/types.js';
 
 /** Environment for git commands that run hooks: no leaked index or git dir from an outer hook. */
@@ -14,10 +14,15 @@ export function hookEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** Installs node_modules/husky (symlink) and node_modules/.bin/findings (shim), then runs `findings init`. */
 export async function hookedRepo(files: Record<string, string> = {}, options: { commitLayout?: boolean } = {}): Promise<TestRepo> {
-  const repo = makeRepo({ '.gitignore': 'node_modules\n', ...files });
-  installTooling(repo.root);
-  const r = await spawnFindings(['init'], { cwd: repo.root, env: hookEnv() });
-  if (r.code !== 0) throw new Error(`findings init failed: ${r.stderr}`);
+  // Prepared once per test file (test/helpers/repo.ts fromTemplate), then copied.
+  const repo = await fromTemplate('hooked', async () => {
+    const t = makeRepo({ '.gitignore': 'node_modules\n' });
+    installTooling(t.root);
+    const r = await spawnFindings(['init'], { cwd: t.root, env: hookEnv() });
+    if (r.code !== 0) throw new Error(`findings init failed: ${r.stderr}`);
+    return t;
+  });
+  for (const [rel, content] of Object.entries(files)) repo.write(rel, content);
   // Commit the layout init wrote, so each test stages only what it means to.
   if (options.commitLayout !== false) repo.commitAll('init');
   return repo;

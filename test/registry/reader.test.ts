@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readRegistry } from '../../src/registry/reader.js';
 import { worktreeFiles, type RepoFiles } from '../../src/repo-files.js';
-import { makeRepo, SHARED } from '../helpers/repo.js';
+import { FIXTURES, makeRepo } from '../helpers/repo.js';
 import { entry, jsonl, line, REGISTRY } from './entries.js';
 
 function makeFile(root: string, rel: string): void {
@@ -65,7 +65,7 @@ describe('readRegistry (fail-open)', () => {
     expect(r.warnings[0]).toMatchObject({ file: REGISTRY, severity: 'warning', ruleId: 'registry/unreadable' });
   });
   it('the agentops registry: one warning for the YAML block, two for the foreign rows, 13 entries', async () => {
-    const text = readFileSync(path.join(SHARED, 'reference/agentops/.agents/findings/registry.jsonl'), 'utf8');
+    const text = readFileSync(path.join(FIXTURES, 'agentops/.agents/findings/registry.jsonl'), 'utf8');
     const r = await read({ [REGISTRY]: text });
     expect(r.warnings.map((w) => [w.line, w.ruleId])).toEqual([
       [1, 'registry/yaml-block'],

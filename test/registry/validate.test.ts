@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assertRegistryReadable, validateRegistryText } from '../../src/registry/validate.js';
 import { worktreeFiles } from '../../src/repo-files.js';
-import { makeRepo, runFindings, SHARED } from '../helpers/repo.js';
+import { FIXTURES, makeRepo, runFindings } from '../helpers/repo.js';
 import { contractExample, entry, jsonl, line, REGISTRY } from './entries.js';
 
-const AGENTOPS = path.join(SHARED, 'reference/agentops/.agents/findings/registry.jsonl');
+const AGENTOPS = path.join(FIXTURES, 'agentops/.agents/findings/registry.jsonl');
 
 /** [line, severity, ruleId] triples, the shape every table case asserts. */
 const summary = (text: string): [number, string, string][] => validateRegistryText(REGISTRY, text).map((d) => [d.line, d.severity, d.ruleId]);

@@ -6,7 +6,7 @@ import { parseRegistry } from '../../src/registry/reader.js';
 import { validateRegistryText } from '../../src/registry/validate.js';
 import { addEntries, citeEntries, fillEntry, mergeEntry, retireEntries, updateRegistry } from '../../src/registry/writer.js';
 import type { RegistryEntry } from '../../src/types.js';
-import { SHARED, tempDir } from '../helpers/repo.js';
+import { FIXTURES, tempDir } from '../helpers/repo.js';
 import { contractExample, entry, fixture, jsonl, line, REGISTRY } from './entries.js';
 
 function repoWith(text?: string): { root: string; text: () => string } {
@@ -121,7 +121,7 @@ describe('addEntries', () => {
     expect(validateRegistryText(REGISTRY, repo.text())).toEqual([]);
   });
   it('keeps unparseable lines byte for byte where they stand (the agentops registry)', async () => {
-    const original = readFileSync(path.join(SHARED, 'reference/agentops/.agents/findings/registry.jsonl'), 'utf8');
+    const original = readFileSync(path.join(FIXTURES, 'agentops/.agents/findings/registry.jsonl'), 'utf8');
     const repo = repoWith(original);
     const r = await addEntries(repo.root, [entry({ id: 'f-new' })]);
     expect(r.appended).toEqual(['f-new']);

@@ -15,7 +15,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
     const { doctor } = await import('../../../hooks/doctor.js');
-    const diagnostics = await doctor(root);
+    const diagnostics = await doctor(root, io.env);
     await out.diagnostics(diagnostics);
     if (diagnostics.length === 0) out.info('findings doctor: hooks, attributes and compiled outputs look right');
     exit = hasErrors(diagnostics) ? ExitCode.Failed : ExitCode.Ok;
