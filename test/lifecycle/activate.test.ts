@@ -14,12 +14,12 @@ const SHA = 'a'.repeat(40);
 function measurement(tp: number, fp: number, unlabelled = 0, over: Partial<Measurement> = {}): Measurement {
   const hits: MeasuredHit[] = [];
   const add = (n: number, label?: 'true_positive' | 'false_positive'): void => {
-    for (let i = 0; i < n; i += 1) hits.push({ id: `aaaaaaaa:src/x.ts:${hits.length + 1}`, commit: SHA, path: 'src/x.ts', line: hits.length + 1, ...(label ? { label } : {}) });
+    for (let i = 0; i < n; i += 1) hits.push({ id: `aaaaaaaa:src/x.ts:${hits.length + 1}`, commit: SHA, path: 'src/x.ts', line: hits.length + 1, seen: 0, ...(label ? { label } : {}) });
   };
   add(tp, 'true_positive');
   add(fp, 'false_positive');
   add(unlabelled);
-  return { version: 1, constraint_id: ENTRY.id, measured_at_commit: SHA, range: { since: null, commits: null }, commits: 10, detector: ENTRY.detector, applies_to: ENTRY.applies_to, samples: 50, hits, errors: [], ...over };
+  return { version: 2, constraint_id: ENTRY.id, measured_at_commit: SHA, range: { since: null, commits: null }, commits: 10, detector: ENTRY.detector, applies_to: ENTRY.applies_to, samples: 50, hits, errors: [], ...over };
 }
 
 const refusals = (m: Measurement, entry: ConstraintEntry = ENTRY, scan = { files: 3, violations: [], errors: [] }) =>
@@ -68,11 +68,11 @@ describe('activation conditions', () => {
     ['detector changed, commit outside the new range: dropped', false, false, 1, 0],
   ])('%s', (_name, same, measured, dropped, kept) => {
     const prev: MeasuredHit[] = [
-      { id: 'aaaaaaaa:src/a.ts:1', commit: 'a'.repeat(40), path: 'src/a.ts', line: 1, label: 'true_positive' },
-      { id: 'aaaaaaaa:src/a.ts:2', commit: 'a'.repeat(40), path: 'src/a.ts', line: 2 },
-      { id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, label: 'false_positive' },
+      { id: 'aaaaaaaa:src/a.ts:1', commit: 'a'.repeat(40), path: 'src/a.ts', line: 1, seen: 0, label: 'true_positive' },
+      { id: 'aaaaaaaa:src/a.ts:2', commit: 'a'.repeat(40), path: 'src/a.ts', line: 2, seen: 0 },
+      { id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, seen: 0, label: 'false_positive' },
     ];
-    const next: MeasuredHit[] = [{ id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1 }];
+    const next: MeasuredHit[] = [{ id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, seen: 0 }];
     const commits = new Set(['b'.repeat(40), ...(measured ? ['a'.repeat(40)] : [])]);
     const r = carryLabels(next, prev, { measuredCommits: commits, sameDetector: same });
     expect({ dropped: r.dropped, kept: r.keptOutOfRange }).toEqual({ dropped, kept });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectOk, makeMechanical as makeMechanicalWith } from '../helpers/findings.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
-import { generateHistory, grepCounts } from './history.js';
+import { generateHistory, grepCounts, grepDistinct } from './history.js';
 
 const ENV = { FINDINGS_NOW: '2026-03-01T10:00:00Z' };
 const E2E = path.join(FIXTURES, 'lifecycle/e2e');
@@ -44,13 +44,14 @@ describe('recurrence to an active constraint and back', () => {
     expect(index()).toMatchObject({ status: 'shadow', enforcement_mode: 'warn' });
     repo.commitAll('findings');
 
-    // 2. measure over the history: exactly what git grep counts
+    // 2. measure over the history: the samples git grep counts, each violation once (distinct hits)
     await ok(repo, ['constraint', 'measure']);
     const mfile = `.agents/constraints/measurements/${cid}.json`;
     const m = JSON.parse(repo.read(mfile)) as { samples: number; hits: Hit[] };
     shaByMark.set(501, repo.git('rev-parse', 'HEAD').trim());
-    const expected = grepCounts(repo, shaByMark, [...history, { mark: 501, changed: [] }], 'console\\.log\\(');
-    expect({ samples: m.samples, hits: m.hits.length }).toEqual(expected);
+    const full = [...history, { mark: 501, changed: [] }];
+    const expected = grepCounts(repo, shaByMark, full, 'console\\.log\\(');
+    expect({ samples: m.samples, hits: m.hits.length }).toEqual({ samples: expected.samples, hits: grepDistinct(repo, shaByMark, full, 'console\\.log\\(') });
 
     // 3. 18 of 20 true: refused, naming each failed condition and by how much
     const ids = m.hits.map((h) => h.id);
