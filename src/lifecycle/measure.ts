@@ -14,7 +14,7 @@ import { countCommits, headCommit, streamHistory, uniquePrefixLength, type Histo
 import { Layout, measurementPath } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry } from '../types.js';
-import { carryLabels, labelKey, measuredDetectorOf, sameDetector, summarize, type HitLabel, type Measurement, type MeasurementSummary } from './measurement.js';
+import { carryLabels, labelKey, measuredDetectorOf, sameDetector, summarize, verdictOf, type Measurement, type MeasurementSummary, type Verdict } from './measurement.js';
 import { progressLine } from './progress.js';
 import { DistinctReplay, prepare } from './replay.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
@@ -72,9 +72,12 @@ const BATCH_COMMITS = 64;
 const BATCH_BLOBS = 256;
 
 /** Labels of a previous measurement by commit, path and line, for the replay to carry to distinct hits. */
-function previousLabels(m: Measurement | undefined): Map<string, HitLabel> {
-  const out = new Map<string, HitLabel>();
-  for (const h of m?.hits ?? []) if (h.label !== undefined) out.set(labelKey(h.commit, h.path, h.line), h.label);
+function previousLabels(m: Measurement | undefined): Map<string, Verdict> {
+  const out = new Map<string, Verdict>();
+  for (const h of m?.hits ?? []) {
+    const v = verdictOf(h);
+    if (v !== undefined) out.set(labelKey(h.commit, h.path, h.line), v);
+  }
   return out;
 }
 
@@ -130,7 +133,7 @@ export async function measureConstraints(root: string, options: MeasureOptions):
     }
     // Labels given on any sighting of a violation (version 1 files had one hit per sighting) carry to its distinct hit.
     const before = await readMeasurement(root, p.entry.id);
-    const labels = before.kind === 'ok' && sameDetector(before.measurement, measuredDetectorOf(p.entry)) ? previousLabels(before.measurement) : new Map<string, HitLabel>();
+    const labels = before.kind === 'ok' && sameDetector(before.measurement, measuredDetectorOf(p.entry)) ? previousLabels(before.measurement) : new Map<string, Verdict>();
     replays.push({ entry: p.entry, replay: new DistinctReplay(p.prepared, { budgetMs: config.matchBudgetMs, labels }) });
     if (before.kind === 'ok') for (const h of before.measurement.hits) if (h.label !== undefined) labelledCommits.add(h.commit);
   }

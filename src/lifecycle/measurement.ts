@@ -22,6 +22,25 @@ export interface MeasuredHit {
   /** Later commits of the range that changed the file with this violation still present. */
   readonly seen: number;
   readonly label?: HitLabel;
+  /** A person's note given with the label (`label --from`, docs/lifecycle.md). */
+  readonly note?: string;
+}
+
+/** A label and its optional note, as carried from one measurement to the next. */
+export interface Verdict {
+  readonly label: HitLabel;
+  readonly note?: string;
+}
+
+/** The verdict of a hit, or undefined when unlabelled. */
+export function verdictOf(h: MeasuredHit): Verdict | undefined {
+  if (h.label === undefined) return undefined;
+  return h.note === undefined ? { label: h.label } : { label: h.label, note: h.note };
+}
+
+/** A hit with the given verdict (none = unlabelled). */
+export function withVerdict(h: MeasuredHit, v: Verdict | undefined): MeasuredHit {
+  return { id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, ...(v ? { label: v.label, ...(v.note !== undefined ? { note: v.note } : {}) } : {}) };
 }
 
 export interface EvaluationError {
@@ -70,6 +89,7 @@ export const MEASUREMENT_KEY_ORDER = [
   'line',
   'seen',
   'label',
+  'note',
 ] as const;
 
 const compareHits = (a: MeasuredHit, b: MeasuredHit): number => compareStrings(a.id, b.id);
@@ -105,7 +125,7 @@ interface MeasurementV1 extends Omit<Measurement, 'version' | 'hits'> {
  */
 function fromVersion1(m: Measurement | MeasurementV1): Measurement {
   if (m.version === 2) return m;
-  return { ...m, version: 2, hits: m.hits.map((h) => ({ id: h.id, commit: h.commit, path: h.path, line: h.line, seen: 0, ...(h.label ? { label: h.label } : {}) })) };
+  return { ...m, version: 2, hits: m.hits.map((h) => withVerdict({ ...h, seen: 0 }, verdictOf({ ...h, seen: 0 }))) };
 }
 
 /** What a re-measurement knows about the range it walked and the previous measurement. */
@@ -141,11 +161,8 @@ const hitKey = (h: MeasuredHit): string => labelKey(h.commit, h.path, h.line);
  */
 export function carryLabels(next: readonly MeasuredHit[], previous: readonly MeasuredHit[] | undefined, context?: CarryContext): CarriedLabels {
   const labelled = (previous ?? []).filter((h): h is MeasuredHit & { label: HitLabel } => h.label !== undefined);
-  const labels = new Map(labelled.map((h) => [hitKey(h), h.label]));
-  const hits = next.map((h): MeasuredHit => {
-    const label = h.label ?? labels.get(hitKey(h));
-    return { id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, ...(label ? { label } : {}) };
-  });
+  const labels = new Map(labelled.map((h) => [hitKey(h), verdictOf(h)]));
+  const hits = next.map((h): MeasuredHit => withVerdict(h, verdictOf(h) ?? labels.get(hitKey(h))));
   const found = new Set([...hits.map(hitKey), ...(context?.absorbed ?? [])]);
   const ids = new Set(hits.map((h) => h.id));
   let dropped = 0;
@@ -154,7 +171,7 @@ export function carryLabels(next: readonly MeasuredHit[], previous: readonly Mea
     if (found.has(hitKey(h))) continue;
     const keep = context !== undefined && context.sameDetector && !context.measuredCommits.has(h.commit) && !ids.has(h.id);
     if (keep) {
-      hits.push({ id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, label: h.label });
+      hits.push(withVerdict(h, verdictOf(h)));
       ids.add(h.id);
       keptOutOfRange += 1;
     } else dropped += 1;

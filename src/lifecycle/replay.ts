@@ -15,7 +15,7 @@ import type { HistoryCommit } from '../git-history.js';
 import { compileAppliesTo } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
 import type { ConstraintEntry } from '../types.js';
-import { labelKey, type EvaluationError, type HitLabel, type MeasuredHit } from './measurement.js';
+import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
 
 /** git's own binary heuristic, as the gate uses it: a NUL byte in the first 8 KB. */
 export function isBinary(data: Buffer): boolean {
@@ -59,7 +59,7 @@ interface OpenHit {
   readonly path: string;
   readonly line: number;
   seen: number;
-  label?: HitLabel;
+  verdict?: Verdict;
 }
 
 export interface ReplayResult {
@@ -73,7 +73,7 @@ export interface ReplayResult {
 export interface ReplayOptions {
   readonly budgetMs: number;
   /** Labels of the previous measurement by `labelKey`; a label on a later sighting carries to the distinct hit. */
-  readonly labels?: ReadonlyMap<string, HitLabel>;
+  readonly labels?: ReadonlyMap<string, Verdict>;
 }
 
 /**
@@ -148,7 +148,7 @@ export class DistinctReplay {
 
   /** The distinct hits so far, with ids `<commit-prefix>:<path>:<line>`. */
   result(prefixLength: number): ReplayResult {
-    const hits = this.hits.map((h): MeasuredHit => ({ id: `${h.commit.slice(0, prefixLength)}:${h.path}:${h.line}`, commit: h.commit, path: h.path, line: h.line, seen: h.seen, ...(h.label ? { label: h.label } : {}) }));
+    const hits = this.hits.map((h): MeasuredHit => withVerdict({ id: `${h.commit.slice(0, prefixLength)}:${h.path}:${h.line}`, commit: h.commit, path: h.path, line: h.line, seen: h.seen }, h.verdict));
     return { samples: this.samples, hits, errors: [...this.errors], absorbed: new Set(this.absorbed) };
   }
 
@@ -176,13 +176,13 @@ export class DistinctReplay {
         hit.seen += 1;
         if (label !== undefined) {
           this.absorbed.add(labelKey(commit, path, m.line));
-          hit.label ??= label;
+          hit.verdict ??= label;
         }
         continue;
       }
       const hit: OpenHit = { commit, path, line: m.line, seen: 0 };
       if (label !== undefined) {
-        hit.label = label;
+        hit.verdict = label;
         this.absorbed.add(labelKey(commit, path, m.line));
       }
       copies.push(this.hits.length);

@@ -31,7 +31,7 @@ describe('activation conditions', () => {
     expect(refusals(measurement(20, 0))).toEqual([]);
   });
   it('names each failed condition and by how much', () => {
-    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate c-f-console: precision 0.90 < 0.95 (18 of 20 labelled hits true)']);
+    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate c-f-console: precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)']);
     expect(refusals(measurement(12, 0, 7))).toEqual(['lifecycle/too-few-labels: cannot activate c-f-console: 12 labelled hit(s) < 20 required (8 more needed; 7 hit(s) unlabelled)']);
     expect(refusals(measurement(19, 1), { ...ENTRY, status: 'active', enforcement_mode: 'block' })[0]).toContain('its status is "active"; only shadow constraints can be activated');
     expect(refusals(measurement(19, 1), { ...ENTRY, detector: { kind: 'regex', pattern: 'console\\.' } })[0]).toContain('lifecycle/stale-measurement');

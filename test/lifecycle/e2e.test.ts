@@ -59,7 +59,7 @@ describe('recurrence to an active constraint and back', () => {
     await ok(repo, ['constraint', 'label', cid, ...ids.slice(18, 20), '--false-positive']);
     let r = await runFindings(['constraint', 'activate', cid], { cwd: repo.root, env: ENV });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('precision 0.90 < 0.95 (18 of 20 labelled hits true)');
+    expect(r.stdout).toContain('precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)');
     expect(r.stdout).toMatch(/\d+ violation\(s\) in \d+ file\(s\) of the current tree \(HEAD [0-9a-f]{8}\) > 0 allowed/);
     expect(r.stdout).not.toContain('labelled hit(s) <');
 
@@ -78,7 +78,7 @@ describe('recurrence to an active constraint and back', () => {
     repo.commitAll('use the logger');
     r = await runFindings(['constraint', 'activate', cid], { cwd: repo.root, env: ENV });
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain(`${cid}: active + block (precision 0.95, 19 of 20 labelled hits true`);
+    expect(r.stdout).toContain(`${cid}: active + block (precision 0.95 (95% CI 0.76–0.99), 19 of 20 labelled hits true`);
     expect(index()).toMatchObject({
       status: 'active',
       enforcement_mode: 'block',
