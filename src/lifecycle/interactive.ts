@@ -52,6 +52,7 @@ export function renderHit(hit: MeasuredHit, fileText: string | null, spans: read
     return out;
   }
   const lines = fileText.split('\n');
+  if (fileText.endsWith('\n')) lines.pop();
   const from = Math.max(1, hit.line - CONTEXT);
   const to = Math.min(lines.length, hit.line + CONTEXT);
   const width = String(to).length;
