@@ -188,3 +188,33 @@ export function survivalHistory(repo: TestRepo): string[] {
   for (let k = 1; k <= 20; k += 1) commits.push({ 'src/new.js': Array.from({ length: k }, (_, i) => `eval(${i + 1});\n`).join('') });
   return writeCommits(repo, commits);
 }
+
+/**
+ * A linear history of `commits` commits, each rewriting one of 8 files with `fileBytes` of fresh
+ * text (a few lines carry `console.log(`), for memory tests: the blobs add up to commits × fileBytes.
+ */
+export function bulkyHistory(repo: TestRepo, commits: number, fileBytes: number): void {
+  const rand = prng(11);
+  const chunks: Buffer[] = [];
+  const push = (s: string): void => {
+    chunks.push(Buffer.from(s, 'utf8'));
+  };
+  for (let c = 1; c <= commits; c += 1) {
+    push(`commit refs/heads/main\nmark :${c}\ncommitter Test <t@example.com> ${1_700_000_000 + c * 60} +0000\ndata 2\nc\n`);
+    if (c > 1) push(`from :${c - 1}\n`);
+    const lines: string[] = [];
+    let size = 0;
+    while (size < fileBytes) {
+      const r = rand();
+      const line = r < 0.0005 ? `  console.log("v${c}", ${Math.floor(r * 1e9)});` : `  const v${Math.floor(rand() * 1e9)} = ${Math.floor(rand() * 1e9)} + ${c};`;
+      lines.push(line);
+      size += line.length + 1;
+    }
+    const content = `${lines.join('\n')}\n`;
+    push(`M 100644 inline src/f${c % 8}.ts\ndata ${Buffer.byteLength(content)}\n${content}\n`);
+  }
+  push('done\n');
+  // No deltas and no compression: fresh random text gains little from either, and they cost most of the time.
+  execFileSync('git', ['-c', 'core.compression=0', 'fast-import', '--quiet', '--done', '--big-file-threshold=1k'], { cwd: repo.root, input: Buffer.concat(chunks), maxBuffer: 1 << 30 });
+  execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
+}
