@@ -33,6 +33,9 @@ export function matchSpans(m: Pick<Measurement, 'detector'>, text: string, line:
     .map((h) => [h.column - 1, h.column - 1 + Math.max(h.match.length, 1)]);
 }
 
+/** Repository text is shown, never obeyed: control characters (escape sequences) become '·', one for one so columns stay. */
+const visible = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '·');
+
 function highlight(text: string, spans: readonly [number, number][]): string {
   let out = '';
   let pos = 0;
@@ -46,9 +49,9 @@ function highlight(text: string, spans: readonly [number, number][]): string {
 
 /** The lines shown for one hit: where it is, then the line with 3 lines of context either side, the match highlighted. Pure. */
 export function renderHit(hit: MeasuredHit, fileText: string | null, spans: readonly [number, number][], position: { index: number; count: number }): string[] {
-  const out = [`hit ${position.index + 1} of ${position.count}: ${hit.id}`, `  commit ${hit.commit}`, `  ${hit.path} line ${hit.line}${hit.seen > 0 ? ` (still there ${hit.seen} commit(s) later)` : ''}`, ''];
+  const out = [`hit ${position.index + 1} of ${position.count}: ${visible(hit.id)}`, `  commit ${hit.commit}`, `  ${visible(hit.path)} line ${hit.line}${hit.seen > 0 ? ` (still there ${hit.seen} commit(s) later)` : ''}`, ''];
   if (fileText === null) {
-    out.push(`  (cannot read ${hit.path} at ${hit.commit.slice(0, 12)})`);
+    out.push(`  (cannot read ${visible(hit.path)} at ${hit.commit.slice(0, 12)})`);
     return out;
   }
   const lines = fileText.split('\n');
@@ -57,7 +60,7 @@ export function renderHit(hit: MeasuredHit, fileText: string | null, spans: read
   const to = Math.min(lines.length, hit.line + CONTEXT);
   const width = String(to).length;
   for (let n = from; n <= to; n += 1) {
-    const text = (lines[n - 1] ?? '').replace(/\r$/, '');
+    const text = visible((lines[n - 1] ?? '').replace(/\r$/, ''));
     const mark = n === hit.line ? '>' : ' ';
     out.push(`${mark} ${String(n).padStart(width)} | ${n === hit.line ? highlight(text, spans) : text}`);
   }

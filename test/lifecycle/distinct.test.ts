@@ -42,7 +42,7 @@ describe('distinct hits', () => {
       expect(fresh).toHaveLength(20);
       fresh.forEach((h, k) => expect({ commit: h.commit, line: h.line, seen: h.seen }).toEqual({ commit: shas[21 + k], line: k + 1, seen: 19 - k }));
     }
-    expect(r.stdout).toContain('c-files: 41 samples, 21 hits');
+    expect(r.stdout).toContain('c-files: 41 samples, 21 distinct hits');
   });
 
   it('one more copy of a line is a new hit; a line removed and added again is a new hit; a moved line is not', async () => {

@@ -194,6 +194,11 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       }
       const m = read.measurement;
       const hits = opts.sample ? (await drawSample(m, opts.size, opts.seed)).hits : m.hits.filter((h) => h.label === undefined);
+      if (hits.length === 0) {
+        const { summarize } = await import('../../lifecycle/measurement.js');
+        out.info(`${id}: no hits to label; ${describe(summarize(m))}`);
+        return;
+      }
       const { runInteractive } = await import('../../lifecycle/interactive.js');
       const keys = rawKeys(stdin);
       try {
