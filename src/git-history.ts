@@ -3,11 +3,14 @@
  * measurements are replayed over the repository's history). Builds on `git` from src/git.ts.
  *
  * One `git log --raw` process lists every commit of the range with the files it changed against
- * its first parent (a root commit: every file it has), including each file's blob id, so the
- * contents can then be read with one `git cat-file --batch` (src/git.ts readObjects).
+ * its first parent (a root commit: every file it has), including both blob ids of each file, so
+ * the contents can then be read with one `git cat-file --batch` (src/git-blob-stream.ts).
+ * `streamHistory` hands the commits out as git writes them (flat memory); it starts git itself
+ * because `git()` buffers the whole output.
  */
 import { UsageError } from './exit-codes.js';
-import { git, parseRawDiff, resolveCommit, type RawChange } from './git.js';
+import { spawn } from 'node:child_process';
+import { git, GitError, parseRawDiff, resolveCommit, type RawChange } from './git.js';
 
 export interface HistoryCommit {
   /** Full sha. */
@@ -27,11 +30,48 @@ export interface HistoryRange {
 const START = 0x01;
 const NUL = 0x00;
 
+/** One commit parsed at `pos`, and where the next one starts; null when `out` ends inside it. */
+interface ParsedCommit {
+  readonly commit: HistoryCommit;
+  readonly next: number;
+}
+
 /**
- * Parses `git log --format=%x01%H %P --raw -z --no-abbrev` output. Pure. Reads sequentially
- * (commit header, then `:`-records whose paths are NUL-terminated), so a path containing any
- * byte, even 0x01, cannot be mistaken for a commit boundary.
+ * Parses the commit whose header starts at `pos` (a 0x01 byte). Sequential (commit header, then
+ * `:`-records whose paths are NUL-terminated), so a path containing any byte, even 0x01, cannot
+ * be mistaken for a commit boundary. Unless `final`, a commit counts as complete only once the
+ * byte after its last record is in `out` (more records could follow in the next chunk).
  */
+function parseCommitAt(out: Buffer, pos: number, final: boolean): ParsedCommit | null {
+  let end = out.indexOf(NUL, pos);
+  if (end === -1) {
+    if (!final) return null;
+    end = out.length;
+  }
+  const [sha = '', ...parents] = out.subarray(pos + 1, end).toString('utf8').trim().split(' ').filter((s) => s !== '');
+  let p = end + 1;
+  if (out[p] === 0x0a) p += 1;
+  const recordStart = p;
+  // Each record: ":<modes> <shas> <status>\0<path>\0" (+ "<path2>\0" for R/C, which --no-renames avoids).
+  while (p < out.length && out[p] === 0x3a) {
+    const headerEnd = out.indexOf(NUL, p);
+    let next = headerEnd === -1 ? -1 : out.indexOf(NUL, headerEnd + 1);
+    const status = headerEnd === -1 ? '' : out.subarray(headerEnd - 1, headerEnd).toString('latin1');
+    if (next !== -1 && (status === 'R' || status === 'C')) next = out.indexOf(NUL, next + 1);
+    if (next === -1) {
+      if (!final) return null;
+      p = out.length;
+      break;
+    }
+    p = next + 1;
+  }
+  if (!final && p >= out.length) return null;
+  const commit = { sha, parents, changes: parseRawDiff(out.subarray(recordStart, p)) };
+  if (out[p] === 0x0a) p += 1;
+  return { commit, next: p };
+}
+
+/** Parses `git log --format=%x01%H %P --raw -z --no-abbrev` output. Pure. */
 export function parseLogRaw(out: Buffer): HistoryCommit[] {
   const commits: HistoryCommit[] = [];
   let pos = 0;
@@ -40,28 +80,44 @@ export function parseLogRaw(out: Buffer): HistoryCommit[] {
       pos += 1;
       continue;
     }
-    let end = out.indexOf(NUL, pos);
-    if (end === -1) end = out.length;
-    const [sha = '', ...parents] = out.subarray(pos + 1, end).toString('utf8').trim().split(' ').filter((s) => s !== '');
-    pos = end + 1;
-    if (out[pos] === 0x0a) pos += 1;
-    const recordStart = pos;
-    // Each record: ":<modes> <shas> <status>\0<path>\0" (+ "<path2>\0" for R/C, which --no-renames avoids).
-    while (pos < out.length && out[pos] === 0x3a) {
-      const headerEnd = out.indexOf(NUL, pos);
-      if (headerEnd === -1) {
-        pos = out.length;
-        break;
-      }
-      const status = out.subarray(headerEnd - 1, headerEnd).toString('latin1');
-      let next = out.indexOf(NUL, headerEnd + 1);
-      if (status === 'R' || status === 'C') next = out.indexOf(NUL, next + 1);
-      pos = next === -1 ? out.length : next + 1;
-    }
-    commits.push({ sha, parents, changes: parseRawDiff(out.subarray(recordStart, pos)) });
-    if (out[pos] === 0x0a) pos += 1;
+    const r = parseCommitAt(out, pos, true)!;
+    commits.push(r.commit);
+    pos = r.next;
   }
   return commits;
+}
+
+/**
+ * Incremental form of parseLogRaw for a stream: feed chunks, get the commits completed so far;
+ * `end()` returns the rest. Holds only the unparsed tail, never the whole log.
+ */
+export class LogRawParser {
+  private tail: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): HistoryCommit[] {
+    const out = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
+    const commits: HistoryCommit[] = [];
+    let pos = 0;
+    while (pos < out.length) {
+      if (out[pos] !== START) {
+        pos += 1;
+        continue;
+      }
+      const r = parseCommitAt(out, pos, false);
+      if (r === null) break;
+      commits.push(r.commit);
+      pos = r.next;
+    }
+    // Copy the tail so the chunk it came from can be freed.
+    this.tail = Buffer.from(out.subarray(pos));
+    return commits;
+  }
+
+  end(): HistoryCommit[] {
+    const rest = parseLogRaw(this.tail);
+    this.tail = Buffer.alloc(0);
+    return rest;
+  }
 }
 
 /** The revision arguments for a range; throws UsageError for a revision that does not resolve. */
@@ -83,21 +139,48 @@ async function rangeArgs(root: string, head: string, range: HistoryRange): Promi
  * each with its changes against the first parent.
  */
 export async function historyCommits(root: string, head: string, range: HistoryRange = {}): Promise<HistoryCommit[]> {
-  const out = await git(root, [
-    'log',
-    '--format=%x01%H %P',
-    '--raw',
-    '-z',
-    '--no-abbrev',
-    '--no-renames',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--diff-merges=first-parent',
-    '--root',
-    ...(await rangeArgs(root, head, range)),
-    '--',
-  ]);
+  const out = await git(root, ['log', ...LOG_ARGS, ...(await rangeArgs(root, head, range)), '--']);
   return parseLogRaw(out);
+}
+
+const LOG_ARGS = ['--format=%x01%H %P', '--raw', '-z', '--no-abbrev', '--no-renames', '--no-ext-diff', '--no-textconv', '--diff-merges=first-parent', '--root'];
+
+/** How many commits a range has (`git rev-list --count`), for a progress line. */
+export async function countCommits(root: string, head: string, range: HistoryRange = {}): Promise<number> {
+  const out = await git(root, ['rev-list', '--count', ...(await rangeArgs(root, head, range)), '--']);
+  return Number(out.toString('utf8').trim());
+}
+
+/**
+ * The commits of a range, oldest first (parents before children: --topo-order --reverse), read
+ * from one `git log --raw` process as it writes them: only the commit being handed out and the
+ * unparsed tail of the output are held, whatever the history length. Stopping the iteration
+ * early ends the git process.
+ */
+export async function* streamHistory(root: string, head: string, range: HistoryRange = {}): AsyncGenerator<HistoryCommit> {
+  const args = ['log', ...LOG_ARGS, '--topo-order', '--reverse', ...(await rangeArgs(root, head, range)), '--'];
+  const child = spawn('git', args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code ?? -1));
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  const parser = new LogRawParser();
+  let finished = false;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      for (const c of parser.push(chunk)) yield c;
+    }
+    for (const c of parser.end()) yield c;
+    finished = true;
+  } finally {
+    if (!finished) child.kill();
+  }
+  const code = await exited;
+  if (code !== 0) throw new GitError(args, code, stderr);
 }
 
 /** HEAD's full sha; UsageError when HEAD has no commit yet. */

@@ -13,6 +13,7 @@ import type { TreeScan } from './current-tree.js';
 import { scanTree } from './current-tree.js';
 import { isStale, shadowMeasurementOf, summarize } from './measurement.js';
 import { prepare } from './replay.js';
+import { formatInterval } from './wilson.js';
 import { indexProblem, mutateIndexLocked, readIndex, readMeasurement, withCompileLock, type MeasurementRead } from './store.js';
 import { enforcementFor } from '../constraints/index-file.js';
 
@@ -52,7 +53,7 @@ export function activationRefusals(entry: ConstraintEntry, measurement: Measurem
       refuse('too-few-labels', `${s.labelled} labelled hit(s) < ${config.minLabelledHits} required (${config.minLabelledHits - s.labelled} more needed; ${unlabelled} hit(s) unlabelled)`);
     }
     if (s.labelled > 0 && !meetsPrecision(s.true_positives, s.labelled, config.minPrecision)) {
-      refuse('low-precision', `precision ${formatRatio(s.precision)} < ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} labelled hits true)`);
+      refuse('low-precision', `precision ${formatRatio(s.precision)} (${formatInterval(s.true_positives, s.labelled)}) < ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} labelled hits true)`);
     }
   }
   if (scan !== null) {

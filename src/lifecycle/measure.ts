@@ -1,18 +1,22 @@
 /**
  * `findings constraint measure`: replays constraints over the history of HEAD and records
- * samples and hits in `.agents/constraints/measurements/<id>.json` (finding-compiler.md,
- * "Replay qualification": activation cites shadow measurements). One `git log` lists the
- * commits and their changed files; one `git cat-file --batch` reads every blob they need.
+ * samples and distinct hits in `.agents/constraints/measurements/<id>.json` (finding-compiler.md,
+ * "Replay qualification": activation cites shadow measurements). One `git log` streams the
+ * commits and their changed files, oldest first; one `git cat-file --batch` process reads the
+ * blobs a few commits at a time. Neither the log nor the blobs are ever held whole, so memory
+ * stays flat whatever the history length (docs/lifecycle.md, "Memory").
  */
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { loadConfig } from '../config.js';
-import { readObjects, resolveCommit } from '../git.js';
-import { headCommit, historyCommits, uniquePrefixLength, type HistoryRange } from '../git-history.js';
+import { resolveCommit } from '../git.js';
+import { BlobStream } from '../git-blob-stream.js';
+import { countCommits, headCommit, streamHistory, uniquePrefixLength, type HistoryCommit, type HistoryRange } from '../git-history.js';
 import { Layout, measurementPath } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry } from '../types.js';
-import { carryLabels, measuredDetectorOf, sameDetector, summarize, type Measurement, type MeasurementSummary } from './measurement.js';
-import { blobsToRead, prepare, replay } from './replay.js';
+import { carryLabels, labelKey, measuredDetectorOf, sameDetector, summarize, verdictOf, type Measurement, type MeasurementSummary, type Verdict } from './measurement.js';
+import { progressLine } from './progress.js';
+import { DistinctReplay, prepare } from './replay.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
 
 export interface MeasureOptions {
@@ -21,6 +25,8 @@ export interface MeasureOptions {
   readonly range: HistoryRange;
   /** Progress callback (the CLI shows it on a TTY only). */
   readonly onProgress?: (message: string) => void;
+  /** Progress starts only once the walk has run this long (default 1000 ms: short runs stay quiet). */
+  readonly progressAfterMs?: number;
 }
 
 export interface MeasuredConstraint {
@@ -61,6 +67,52 @@ export function selectConstraints(constraints: readonly ConstraintEntry[], ids: 
   return { entries: entries.sort((a, b) => compareStrings(a.id, b.id)), diagnostics };
 }
 
+/**
+ * Commits replayed per cat-file round trip, and the most blobs asked for at once: memory stays
+ * flat (64 blobs of a 1 MB minified file are 64 MB), and a round trip per 32 commits costs little.
+ */
+const BATCH_COMMITS = 32;
+const BATCH_BLOBS = 64;
+
+/** Labels of a previous measurement by commit, path and line, for the replay to carry to distinct hits. */
+function previousLabels(m: Measurement | undefined): Map<string, Verdict> {
+  const out = new Map<string, Verdict>();
+  for (const h of m?.hits ?? []) {
+    const v = verdictOf(h);
+    if (v !== undefined) out.set(labelKey(h.commit, h.path, h.line), v);
+  }
+  return out;
+}
+
+/** Walks the range oldest first and feeds every replay, reading blobs in small batches. Returns the commit count. */
+async function walk(root: string, head: string, range: HistoryRange, replays: readonly DistinctReplay[], watch: { readonly wanted: ReadonlySet<string>; readonly walked: Set<string> }, tick: (done: number) => void): Promise<number> {
+  const reader = new BlobStream(root);
+  let done = 0;
+  let batch: HistoryCommit[] = [];
+  let wanted = new Set<string>();
+  const flush = async (): Promise<void> => {
+    const blobs = await reader.read([...wanted]);
+    for (const c of batch) for (const r of replays) r.add(c, blobs);
+    for (const r of replays) r.trim();
+    done += batch.length;
+    tick(done);
+    batch = [];
+    wanted = new Set();
+  };
+  try {
+    for await (const commit of streamHistory(root, head, range)) {
+      batch.push(commit);
+      if (watch.wanted.has(commit.sha)) watch.walked.add(commit.sha);
+      for (const r of replays) for (const sha of r.needed(commit)) wanted.add(sha);
+      if (batch.length >= BATCH_COMMITS || wanted.size >= BATCH_BLOBS) await flush();
+    }
+    if (batch.length > 0) await flush();
+  } finally {
+    reader.close();
+  }
+  return done;
+}
+
 /** Measures the selected constraints and writes their measurement files. */
 export async function measureConstraints(root: string, options: MeasureOptions): Promise<MeasureResult> {
   const progress = options.onProgress ?? (() => undefined);
@@ -72,49 +124,57 @@ export async function measureConstraints(root: string, options: MeasureOptions):
   const head = await headCommit(root);
   const { config, diagnostics: configDiagnostics } = await loadConfig(worktreeFiles(root));
   diagnostics.push(...configDiagnostics);
-  progress('reading history…');
-  const commits = await historyCommits(root, head, options.range);
   const prepared = entries.map((e) => ({ entry: e, prepared: prepare(e) }));
+  const replays: { entry: ConstraintEntry; replay: DistinctReplay }[] = [];
+  // Which commits of labelled hits the walk covers (carryLabels keeps labels outside the range); not every sha walked.
+  const labelledCommits = new Set<string>();
+  const walked = new Set<string>();
   for (const p of prepared) {
-    if (!p.prepared.ok) diagnostics.push(diagnostic({ file: Layout.constraintIndex, ruleId: `constraint/${p.entry.id}`, message: `cannot be measured: ${p.prepared.problem}` }));
+    if (!p.prepared.ok) {
+      diagnostics.push(diagnostic({ file: Layout.constraintIndex, ruleId: `constraint/${p.entry.id}`, message: `cannot be measured: ${p.prepared.problem}` }));
+      continue;
+    }
+    // Labels given on any sighting of a violation (version 1 files had one hit per sighting) carry to its distinct hit.
+    const before = await readMeasurement(root, p.entry.id);
+    const labels = before.kind === 'ok' && sameDetector(before.measurement, measuredDetectorOf(p.entry)) ? previousLabels(before.measurement) : new Map<string, Verdict>();
+    replays.push({ entry: p.entry, replay: new DistinctReplay(p.prepared, { budgetMs: config.matchBudgetMs, labels }) });
+    if (before.kind === 'ok') for (const h of before.measurement.hits) if (h.label !== undefined) labelledCommits.add(h.commit);
   }
-  const wanted = blobsToRead(prepared.map((p) => p.prepared), commits);
-  progress(`reading ${wanted.length} file versions from ${commits.length} commits…`);
-  const blobs = await readObjects(root, wanted);
-  const prefixLength = uniquePrefixLength(commits.map((c) => c.sha));
 
-  const measurements: Measurement[] = [];
-  prepared.forEach((p, i) => {
-    if (!p.prepared.ok) return;
-    progress(`measuring ${p.entry.id} (${i + 1}/${prepared.length})…`);
-    const r = replay(p.prepared, commits, blobs, { prefixLength, budgetMs: config.matchBudgetMs });
-    measurements.push({
-      version: 1,
-      constraint_id: p.entry.id,
-      measured_at_commit: head,
-      range: { since: null, commits: options.range.commits ?? null },
-      commits: commits.length,
-      ...measuredDetectorOf(p.entry),
-      samples: r.samples,
-      hits: r.hits,
-      errors: r.errors,
-    });
+  const total = options.onProgress ? await countCommits(root, head, options.range) : 0;
+  const started = performance.now();
+  const after = options.progressAfterMs ?? 1000;
+  const commitCount = await walk(root, head, options.range, replays.map((r) => r.replay), { wanted: labelledCommits, walked }, (done) => {
+    const elapsed = performance.now() - started;
+    if (elapsed >= after) progress(progressLine(done, total, elapsed));
   });
-  // historyCommits has already refused a --since that does not resolve.
+  const prefixLength = uniquePrefixLength(replays.flatMap((r) => r.replay.hitCommits()));
+  // streamHistory has already refused a --since that does not resolve.
   const resolvedSince = options.range.since === undefined ? null : await resolveCommit(root, options.range.since);
 
-  const measuredCommits = new Set(commits.map((c) => c.sha));
   const measured = await withCompileLock(root, async () => {
     const out: MeasuredConstraint[] = [];
-    for (const fresh of measurements) {
+    for (const { entry, replay } of replays) {
+      const r = replay.result(prefixLength);
+      const fresh: Measurement = {
+        version: 2,
+        constraint_id: entry.id,
+        measured_at_commit: head,
+        range: { since: resolvedSince, commits: options.range.commits ?? null },
+        commits: commitCount,
+        ...measuredDetectorOf(entry),
+        samples: r.samples,
+        hits: r.hits,
+        errors: r.errors,
+      };
       const previous = await readMeasurement(root, fresh.constraint_id);
       if (previous.kind === 'invalid') {
         diagnostics.push(...previous.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `${d.message}; its labels cannot be carried over and it is replaced` })));
       }
       const before = previous.kind === 'ok' ? previous.measurement : undefined;
       const same = before !== undefined && sameDetector(before, fresh);
-      const carried = carryLabels(fresh.hits, before?.hits, { measuredCommits, sameDetector: same });
-      const m: Measurement = { ...fresh, range: { ...fresh.range, since: resolvedSince }, hits: carried.hits };
+      const carried = carryLabels(fresh.hits, before?.hits, { measuredCommits: walked, sameDetector: same, absorbed: r.absorbed });
+      const m: Measurement = { ...fresh, hits: carried.hits };
       const state = await writeMeasurement(root, m);
       if (carried.dropped > 0) {
         const why = same ? 'were not found again in the commits measured' : 'were not found again with the changed detector or applies_to';
@@ -124,5 +184,5 @@ export async function measureConstraints(root: string, options: MeasureOptions):
     }
     return out;
   });
-  return { diagnostics, measured, commits: commits.length, head };
+  return { diagnostics, measured, commits: commitCount, head };
 }

@@ -2,7 +2,7 @@
  * `.agents/constraints/measurements/<id>.json`: what replaying a shadow constraint over history
  * found, and the labels a person gave its hits (finding-compiler.md, "Replay qualification":
  * activation needs cited shadow measurements — samples, true and false positives, an evidence
- * reference). Pure: parse, serialize, merge labels, summarise.
+ * reference). Pure: parse (a version 1 file is converted), serialize, merge labels, summarise.
  */
 import { parseJsonDocument } from '../jsonl.js';
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
@@ -19,7 +19,28 @@ export interface MeasuredHit {
   readonly commit: string;
   readonly path: string;
   readonly line: number;
+  /** Later commits of the range that changed the file with this violation still present. */
+  readonly seen: number;
   readonly label?: HitLabel;
+  /** A person's note given with the label (`label --from`, docs/lifecycle.md). */
+  readonly note?: string;
+}
+
+/** A label and its optional note, as carried from one measurement to the next. */
+export interface Verdict {
+  readonly label: HitLabel;
+  readonly note?: string;
+}
+
+/** The verdict of a hit, or undefined when unlabelled. */
+export function verdictOf(h: MeasuredHit): Verdict | undefined {
+  if (h.label === undefined) return undefined;
+  return h.note === undefined ? { label: h.label } : { label: h.label, note: h.note };
+}
+
+/** A hit with the given verdict (none = unlabelled). */
+export function withVerdict(h: MeasuredHit, v: Verdict | undefined): MeasuredHit {
+  return { id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, ...(v ? { label: v.label, ...(v.note !== undefined ? { note: v.note } : {}) } : {}) };
 }
 
 export interface EvaluationError {
@@ -35,7 +56,8 @@ export interface MeasuredDetector {
 }
 
 export interface Measurement extends MeasuredDetector {
-  readonly version: 1;
+  /** 2: distinct hits (docs/lifecycle.md); version 1 files are converted when read. */
+  readonly version: 2;
   readonly constraint_id: string;
   readonly measured_at_commit: string;
   readonly range: { readonly since: string | null; readonly commits: number | null };
@@ -65,7 +87,9 @@ export const MEASUREMENT_KEY_ORDER = [
   'commit',
   'path',
   'line',
+  'seen',
   'label',
+  'note',
 ] as const;
 
 const compareHits = (a: MeasuredHit, b: MeasuredHit): number => compareStrings(a.id, b.id);
@@ -85,7 +109,23 @@ export function parseMeasurement(text: string, file: string): MeasurementParse {
   const value = doc.value;
   const problems = validate('measurement', value);
   if (problems.length > 0) return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'measurement/schema', message })) };
-  return { ok: true, measurement: value as Measurement };
+  return { ok: true, measurement: fromVersion1(value as Measurement | MeasurementV1) };
+}
+
+/** The version 1 shape: one hit per commit that changed the file, no `seen`. */
+interface MeasurementV1 extends Omit<Measurement, 'version' | 'hits'> {
+  readonly version: 1;
+  readonly hits: readonly Omit<MeasuredHit, 'seen'>[];
+}
+
+/**
+ * Reads a version 1 measurement as version 2: its hits keep their ids and labels with `seen: 0`.
+ * They are not yet distinct (a violation may appear once per commit that touched its file) until
+ * the next `measure`, which folds each labelled one into the distinct hit it is a sighting of.
+ */
+function fromVersion1(m: Measurement | MeasurementV1): Measurement {
+  if (m.version === 2) return m;
+  return { ...m, version: 2, hits: m.hits.map((h) => withVerdict({ ...h, seen: 0 }, verdictOf({ ...h, seen: 0 }))) };
 }
 
 /** What a re-measurement knows about the range it walked and the previous measurement. */
@@ -94,6 +134,8 @@ export interface CarryContext {
   readonly measuredCommits: ReadonlySet<string>;
   /** True when the previous measurement replayed the same detector and applies_to. */
   readonly sameDetector: boolean;
+  /** Previous labels (by commit, path, line) the replay already put on a distinct hit. */
+  readonly absorbed?: ReadonlySet<string>;
 }
 
 export interface CarriedLabels {
@@ -104,7 +146,9 @@ export interface CarriedLabels {
   readonly keptOutOfRange: number;
 }
 
-const hitKey = (h: MeasuredHit): string => `${h.commit}\u0000${h.path}\u0000${h.line}`;
+/** Identity of a hit across measurements: commit, path and line (ids may change prefix length). */
+export const labelKey = (commit: string, path: string, line: number): string => `${commit}\u0000${path}\u0000${line}`;
+const hitKey = (h: MeasuredHit): string => labelKey(h.commit, h.path, h.line);
 
 /**
  * Carries labels from a previous measurement to the hits found again (same commit, path and
@@ -117,12 +161,9 @@ const hitKey = (h: MeasuredHit): string => `${h.commit}\u0000${h.path}\u0000${h.
  */
 export function carryLabels(next: readonly MeasuredHit[], previous: readonly MeasuredHit[] | undefined, context?: CarryContext): CarriedLabels {
   const labelled = (previous ?? []).filter((h): h is MeasuredHit & { label: HitLabel } => h.label !== undefined);
-  const labels = new Map(labelled.map((h) => [hitKey(h), h.label]));
-  const hits = next.map((h): MeasuredHit => {
-    const label = labels.get(hitKey(h));
-    return label ? { id: h.id, commit: h.commit, path: h.path, line: h.line, label } : { id: h.id, commit: h.commit, path: h.path, line: h.line };
-  });
-  const found = new Set(hits.map(hitKey));
+  const labels = new Map(labelled.map((h) => [hitKey(h), verdictOf(h)]));
+  const hits = next.map((h): MeasuredHit => withVerdict(h, verdictOf(h) ?? labels.get(hitKey(h))));
+  const found = new Set([...hits.map(hitKey), ...(context?.absorbed ?? [])]);
   const ids = new Set(hits.map((h) => h.id));
   let dropped = 0;
   let keptOutOfRange = 0;
@@ -130,7 +171,7 @@ export function carryLabels(next: readonly MeasuredHit[], previous: readonly Mea
     if (found.has(hitKey(h))) continue;
     const keep = context !== undefined && context.sameDetector && !context.measuredCommits.has(h.commit) && !ids.has(h.id);
     if (keep) {
-      hits.push({ id: h.id, commit: h.commit, path: h.path, line: h.line, label: h.label });
+      hits.push(withVerdict(h, verdictOf(h)));
       ids.add(h.id);
       keptOutOfRange += 1;
     } else dropped += 1;

@@ -14,12 +14,12 @@ const SHA = 'a'.repeat(40);
 function measurement(tp: number, fp: number, unlabelled = 0, over: Partial<Measurement> = {}): Measurement {
   const hits: MeasuredHit[] = [];
   const add = (n: number, label?: 'true_positive' | 'false_positive'): void => {
-    for (let i = 0; i < n; i += 1) hits.push({ id: `aaaaaaaa:src/x.ts:${hits.length + 1}`, commit: SHA, path: 'src/x.ts', line: hits.length + 1, ...(label ? { label } : {}) });
+    for (let i = 0; i < n; i += 1) hits.push({ id: `aaaaaaaa:src/x.ts:${hits.length + 1}`, commit: SHA, path: 'src/x.ts', line: hits.length + 1, seen: 0, ...(label ? { label } : {}) });
   };
   add(tp, 'true_positive');
   add(fp, 'false_positive');
   add(unlabelled);
-  return { version: 1, constraint_id: ENTRY.id, measured_at_commit: SHA, range: { since: null, commits: null }, commits: 10, detector: ENTRY.detector, applies_to: ENTRY.applies_to, samples: 50, hits, errors: [], ...over };
+  return { version: 2, constraint_id: ENTRY.id, measured_at_commit: SHA, range: { since: null, commits: null }, commits: 10, detector: ENTRY.detector, applies_to: ENTRY.applies_to, samples: 50, hits, errors: [], ...over };
 }
 
 const refusals = (m: Measurement, entry: ConstraintEntry = ENTRY, scan = { files: 3, violations: [], errors: [] }) =>
@@ -31,7 +31,7 @@ describe('activation conditions', () => {
     expect(refusals(measurement(20, 0))).toEqual([]);
   });
   it('names each failed condition and by how much', () => {
-    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate c-f-console: precision 0.90 < 0.95 (18 of 20 labelled hits true)']);
+    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate c-f-console: precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)']);
     expect(refusals(measurement(12, 0, 7))).toEqual(['lifecycle/too-few-labels: cannot activate c-f-console: 12 labelled hit(s) < 20 required (8 more needed; 7 hit(s) unlabelled)']);
     expect(refusals(measurement(19, 1), { ...ENTRY, status: 'active', enforcement_mode: 'block' })[0]).toContain('its status is "active"; only shadow constraints can be activated');
     expect(refusals(measurement(19, 1), { ...ENTRY, detector: { kind: 'regex', pattern: 'console\\.' } })[0]).toContain('lifecycle/stale-measurement');
@@ -68,11 +68,11 @@ describe('activation conditions', () => {
     ['detector changed, commit outside the new range: dropped', false, false, 1, 0],
   ])('%s', (_name, same, measured, dropped, kept) => {
     const prev: MeasuredHit[] = [
-      { id: 'aaaaaaaa:src/a.ts:1', commit: 'a'.repeat(40), path: 'src/a.ts', line: 1, label: 'true_positive' },
-      { id: 'aaaaaaaa:src/a.ts:2', commit: 'a'.repeat(40), path: 'src/a.ts', line: 2 },
-      { id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, label: 'false_positive' },
+      { id: 'aaaaaaaa:src/a.ts:1', commit: 'a'.repeat(40), path: 'src/a.ts', line: 1, seen: 0, label: 'true_positive' },
+      { id: 'aaaaaaaa:src/a.ts:2', commit: 'a'.repeat(40), path: 'src/a.ts', line: 2, seen: 0 },
+      { id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, seen: 0, label: 'false_positive' },
     ];
-    const next: MeasuredHit[] = [{ id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1 }];
+    const next: MeasuredHit[] = [{ id: 'bbbbbbbb:src/b.ts:1', commit: 'b'.repeat(40), path: 'src/b.ts', line: 1, seen: 0 }];
     const commits = new Set(['b'.repeat(40), ...(measured ? ['a'.repeat(40)] : [])]);
     const r = carryLabels(next, prev, { measuredCommits: commits, sameDetector: same });
     expect({ dropped: r.dropped, kept: r.keptOutOfRange }).toEqual({ dropped, kept });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectOk, makeMechanical as makeMechanicalWith } from '../helpers/findings.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
-import { generateHistory, grepCounts } from './history.js';
+import { generateHistory, grepCounts, grepDistinct } from './history.js';
 
 const ENV = { FINDINGS_NOW: '2026-03-01T10:00:00Z' };
 const E2E = path.join(FIXTURES, 'lifecycle/e2e');
@@ -44,13 +44,14 @@ describe('recurrence to an active constraint and back', () => {
     expect(index()).toMatchObject({ status: 'shadow', enforcement_mode: 'warn' });
     repo.commitAll('findings');
 
-    // 2. measure over the history: exactly what git grep counts
+    // 2. measure over the history: the samples git grep counts, each violation once (distinct hits)
     await ok(repo, ['constraint', 'measure']);
     const mfile = `.agents/constraints/measurements/${cid}.json`;
     const m = JSON.parse(repo.read(mfile)) as { samples: number; hits: Hit[] };
     shaByMark.set(501, repo.git('rev-parse', 'HEAD').trim());
-    const expected = grepCounts(repo, shaByMark, [...history, { mark: 501, changed: [] }], 'console\\.log\\(');
-    expect({ samples: m.samples, hits: m.hits.length }).toEqual(expected);
+    const full = [...history, { mark: 501, changed: [] }];
+    const expected = grepCounts(repo, shaByMark, full, 'console\\.log\\(');
+    expect({ samples: m.samples, hits: m.hits.length }).toEqual({ samples: expected.samples, hits: grepDistinct(repo, shaByMark, full, 'console\\.log\\(') });
 
     // 3. 18 of 20 true: refused, naming each failed condition and by how much
     const ids = m.hits.map((h) => h.id);
@@ -58,7 +59,7 @@ describe('recurrence to an active constraint and back', () => {
     await ok(repo, ['constraint', 'label', cid, ...ids.slice(18, 20), '--false-positive']);
     let r = await runFindings(['constraint', 'activate', cid], { cwd: repo.root, env: ENV });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('precision 0.90 < 0.95 (18 of 20 labelled hits true)');
+    expect(r.stdout).toContain('precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)');
     expect(r.stdout).toMatch(/\d+ violation\(s\) in \d+ file\(s\) of the current tree \(HEAD [0-9a-f]{8}\) > 0 allowed/);
     expect(r.stdout).not.toContain('labelled hit(s) <');
 
@@ -77,7 +78,7 @@ describe('recurrence to an active constraint and back', () => {
     repo.commitAll('use the logger');
     r = await runFindings(['constraint', 'activate', cid], { cwd: repo.root, env: ENV });
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain(`${cid}: active + block (precision 0.95, 19 of 20 labelled hits true`);
+    expect(r.stdout).toContain(`${cid}: active + block (precision 0.95 (95% CI 0.76–0.99), 19 of 20 labelled hits true`);
     expect(index()).toMatchObject({
       status: 'active',
       enforcement_mode: 'block',

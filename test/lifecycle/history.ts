@@ -122,3 +122,99 @@ export function grepCounts(repo: TestRepo, shaByMark: ReadonlyMap<number, string
   return { samples, hits };
 }
 
+
+/**
+ * Independent count of distinct hits with `git grep -I -h -P` at every commit (the history is
+ * linear, so commit N's first parent is commit N-1): per changed file, the matching lines whose
+ * content occurs more often than in the parent's version of the same path.
+ */
+export function grepDistinct(repo: TestRepo, shaByMark: ReadonlyMap<number, string>, history: readonly GeneratedCommit[], pattern: string): number {
+  const lines = new Map<string, Map<string, number>>();
+  const shas = [...shaByMark.values()];
+  for (let i = 0; i < shas.length; i += 100) {
+    const r = repo.tryGit(['grep', '-I', '-P', '-z', pattern, ...shas.slice(i, i + 100), '--', 'src/']);
+    // -z: "<sha>:<path>\0<content>\n"
+    for (const row of r.stdout.split('\n').filter((l) => l !== '')) {
+      const nul = row.indexOf('\0');
+      const where = row.slice(0, nul);
+      const counts = lines.get(where) ?? new Map<string, number>();
+      lines.set(where, counts);
+      const content = row.slice(nul + 1);
+      counts.set(content, (counts.get(content) ?? 0) + 1);
+    }
+  }
+  let hits = 0;
+  for (const c of history) {
+    const sha = shaByMark.get(c.mark)!;
+    const parent = shaByMark.get(c.mark - 1);
+    for (const p of c.changed) {
+      if (!p.startsWith('src/') || p.endsWith('.bin')) continue;
+      const now = lines.get(`${sha}:${p}`) ?? new Map<string, number>();
+      const before = parent === undefined ? new Map<string, number>() : (lines.get(`${parent}:${p}`) ?? new Map<string, number>());
+      for (const [content, n] of now) hits += Math.max(0, n - (before.get(content) ?? 0));
+    }
+  }
+  return hits;
+}
+
+/** Writes linear commits (each a map of path → full new content) onto `refs/heads/main` with one fast-import. */
+export function writeCommits(repo: TestRepo, commits: readonly Readonly<Record<string, string>>[]): string[] {
+  const chunks: string[] = [];
+  commits.forEach((files, i) => {
+    const c = i + 1;
+    chunks.push(`commit refs/heads/main\nmark :${c}\ncommitter Test <t@example.com> ${1_700_000_000 + c * 60} +0000\n`);
+    const msg = `commit ${c}\n`;
+    chunks.push(`data ${Buffer.byteLength(msg)}\n${msg}\n`);
+    if (c > 1) chunks.push(`from :${c - 1}\n`);
+    for (const [p, content] of Object.entries(files)) chunks.push(`M 100644 inline "${p}"\ndata ${Buffer.byteLength(content)}\n${content}\n`);
+  });
+  chunks.push('done\n');
+  execFileSync('git', ['fast-import', '--quiet', '--done'], { cwd: repo.root, input: chunks.join('') });
+  execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
+  return repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n');
+}
+
+/**
+ * 41 commits: `eval(a);` in src/keep.js is introduced by commit 1 and survives 20 commits that
+ * each add a line above it; then commits 22–41 each add one new `eval(<k>);` to src/new.js.
+ */
+export function survivalHistory(repo: TestRepo): string[] {
+  const commits: Record<string, string>[] = [];
+  commits.push({ 'src/keep.js': 'const a = 1;\neval(a);\n' });
+  for (let k = 1; k <= 20; k += 1) {
+    const above = Array.from({ length: k }, (_, i) => `// step ${i + 1}`).join('\n');
+    commits.push({ 'src/keep.js': `${above}\nconst a = 1;\neval(a);\n` });
+  }
+  for (let k = 1; k <= 20; k += 1) commits.push({ 'src/new.js': Array.from({ length: k }, (_, i) => `eval(${i + 1});\n`).join('') });
+  return writeCommits(repo, commits);
+}
+
+/**
+ * A linear history of `commits` commits, each rewriting one of 8 files with `fileBytes` of fresh
+ * text (a few lines carry `console.log(`), for memory tests: the blobs add up to commits × fileBytes.
+ */
+export function bulkyHistory(repo: TestRepo, commits: number, fileBytes: number): void {
+  const rand = prng(11);
+  const chunks: Buffer[] = [];
+  const push = (s: string): void => {
+    chunks.push(Buffer.from(s, 'utf8'));
+  };
+  for (let c = 1; c <= commits; c += 1) {
+    push(`commit refs/heads/main\nmark :${c}\ncommitter Test <t@example.com> ${1_700_000_000 + c * 60} +0000\ndata 2\nc\n`);
+    if (c > 1) push(`from :${c - 1}\n`);
+    const lines: string[] = [];
+    let size = 0;
+    while (size < fileBytes) {
+      const r = rand();
+      const line = r < 0.0005 ? `  console.log("v${c}", ${Math.floor(r * 1e9)});` : `  const v${Math.floor(rand() * 1e9)} = ${Math.floor(rand() * 1e9)} + ${c};`;
+      lines.push(line);
+      size += line.length + 1;
+    }
+    const content = `${lines.join('\n')}\n`;
+    push(`M 100644 inline src/f${c % 8}.ts\ndata ${Buffer.byteLength(content)}\n${content}\n`);
+  }
+  push('done\n');
+  // No deltas and no compression: fresh random text gains little from either, and they cost most of the time.
+  execFileSync('git', ['-c', 'core.compression=0', 'fast-import', '--quiet', '--done', '--big-file-threshold=1k'], { cwd: repo.root, input: Buffer.concat(chunks), maxBuffer: 1 << 30 });
+  execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
+}

@@ -41,6 +41,6 @@ describe('constraint measure output', () => {
     const r = await runFindings(['constraint', 'measure'], { cwd: repo.root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`1 hit(s) to label, e.g.: ${sha.slice(0, 8)}:src/a.js:1`);
-    expect(r.stdout).toContain('label them: findings constraint label c-y <hit-id>… --true-positive | --false-positive');
+    expect(r.stdout).toContain('label them: findings constraint label c-y --interactive [--sample]  (or: findings constraint sample c-y > labels.txt; edit; findings constraint label c-y --from labels.txt)');
   });
 });

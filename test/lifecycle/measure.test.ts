@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
+import { measureConstraints } from '../../src/lifecycle/measure.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseLogRaw, historyCommits, uniquePrefixLength } from '../../src/git-history.js';
+import { execFileSync } from 'node:child_process';
+import { LogRawParser, parseLogRaw, historyCommits, streamHistory, uniquePrefixLength } from '../../src/git-history.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
-import { generateHistory, grepCounts, type GeneratedCommit } from './history.js';
+import { generateHistory, grepCounts, grepDistinct, type GeneratedCommit } from './history.js';
 
 const MEASUREMENT = '.agents/constraints/measurements/c-f-console.json';
 
@@ -35,14 +37,18 @@ describe('findings constraint measure over a generated 500-commit history', () =
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
   });
 
-  it('counts samples and hits exactly as git grep does at each commit', async () => {
+  it('counts samples as git grep does at each commit, and each violation once, at the commit that introduced it', async () => {
     const r = await runFindings(['constraint', 'measure'], { cwd: repo.root });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
     const expected = grepCounts(repo, shaByMark, history, 'console\\.log\\(');
-    expect(expected.hits).toBeGreaterThan(100);
-    expect({ samples: m.samples, hits: m.hits.length }).toEqual(expected);
+    const distinct = grepDistinct(repo, shaByMark, history, 'console\\.log\\(');
+    expect(distinct).toBeGreaterThan(100);
+    expect(distinct).toBeLessThan(expected.hits);
+    expect({ samples: m.samples, hits: m.hits.length }).toEqual({ samples: expected.samples, hits: distinct });
+    // every sighting is either an introduction (a hit) or counted in some hit's `seen`
+    expect(m.hits.reduce((n, h) => n + 1 + (h as Hit & { seen: number }).seen, 0)).toBeLessThanOrEqual(expected.hits);
     expect(m.commits).toBe(500);
     expect(m.measured_at_commit).toBe(shaByMark.get(500));
     // ids are <commit8>:<path>:<line>, unique and sorted
@@ -86,7 +92,7 @@ describe('findings constraint measure over a generated 500-commit history', () =
     expect(JSON.parse(repo.read(MEASUREMENT)).commits).toBe(5);
   });
 
-  it('shows progress on stderr only when stderr is a TTY', async () => {
+  it('shows no progress on a TTY for a walk under a second, and none at all off a TTY', async () => {
     let stderr = '';
     let stdout = '';
     const code = await runCli(['constraint', 'measure', '--commits', '3'], {
@@ -97,8 +103,17 @@ describe('findings constraint measure over a generated 500-commit history', () =
       stderr: { write: (s: string) => (stderr += s), isTTY: true },
     });
     expect(code).toBe(0);
-    expect(stderr).toContain('measuring c-f-console (1/1)');
-    expect(stdout).not.toContain('measuring c-f-console (1/1)');
+    expect(stderr).not.toContain('measuring:');
+    expect(stdout).not.toContain('measuring:');
+  });
+
+  it('reports done/total, rate and ETA once the walk runs longer than the threshold', async () => {
+    const lines: string[] = [];
+    const r = await measureConstraints(repo.root, { ids: ['c-f-console'], range: { commits: 200 }, onProgress: (l) => lines.push(l), progressAfterMs: 0 });
+    expect(r.commits).toBe(200);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/^measuring: 200\/200 commits, \d+ commits\/s, ETA 0s$/);
+    expect(lines[0]).toMatch(/^measuring: \d+\/200 commits, \d+ commits\/s, ETA \d+(m\d\d)?s$/);
   });
 
   it('refuses unknown and retired ids (exit 1) and bad options (exit 2)', async () => {
@@ -207,6 +222,27 @@ describe('history listing', () => {
       { parents: 1, changes: ['M a.txt'] },
       { parents: 0, changes: ['A a.txt', 'A d/b c.txt', 'A ü\u0001x.txt'] },
     ]);
+  });
+  it('parses the log the same when it arrives in chunks of any size (streaming)', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n', 'd/b c.txt': 'b\n', 'ü\u0001x.txt': 'odd\n' });
+    repo.commitAll('root');
+    repo.write('a.txt', 'changed\n');
+    repo.git('mv', 'd/b c.txt', 'e.txt');
+    repo.commitAll('second');
+    repo.git('commit', '-q', '--allow-empty', '-m', 'empty');
+    const out = execFileSync('git', ['log', '--format=%x01%H %P', '--raw', '-z', '--no-abbrev', '--no-renames', '--root'], { cwd: repo.root });
+    const whole = parseLogRaw(out);
+    expect(whole).toHaveLength(3);
+    for (const size of [1, 7, 64]) {
+      const parser = new LogRawParser();
+      const got: unknown[] = [];
+      for (let i = 0; i < out.length; i += size) got.push(...parser.push(out.subarray(i, i + size)));
+      got.push(...parser.end());
+      expect(got).toEqual(whole);
+    }
+    const streamed: string[] = [];
+    for await (const c of streamHistory(repo.root, repo.git('rev-parse', 'HEAD').trim())) streamed.push(c.sha);
+    expect(streamed).toEqual(whole.map((c) => c.sha).reverse());
   });
   it('parses an empty log', () => {
     expect(parseLogRaw(Buffer.alloc(0))).toEqual([]);

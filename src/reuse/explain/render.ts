@@ -1,5 +1,6 @@
 /** Renders an explain chain: stylish text for people, stable JSON for tools (docs/reuse.md). Pure. */
 import { formatRatio } from '../../lifecycle/activate.js';
+import { formatInterval } from '../../lifecycle/wilson.js';
 import { EXPLAIN_SHAPE, type ExplainChain, type KeyShape } from './chain.js';
 
 const at = (file: string, line: number): string => (line > 0 ? `${file}:${line}` : file);
@@ -19,7 +20,7 @@ export function renderExplainText(c: ExplainChain): string {
     const m = k.measurement;
     if (m === null) out.push('  no measurement yet (findings constraint measure)');
     else {
-      out.push(`  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`);
+      out.push(`  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled${m.precision === null ? '' : ` (${formatInterval(m.true_positives, m.labelled)})`}, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`);
       for (const h of m.labelled_hits) out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
     }
   }
