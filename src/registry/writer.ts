@@ -11,11 +11,11 @@ import path from 'node:path';
 import { isoSeconds } from '../clock.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { errorCode, isNotFound, readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { errorCode, isNotFound, readIfExists } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isPlainObject } from '../jsonl.js';
 import { Layout, SAFE_ID } from '../layout.js';
-import { resolveInsideRoot } from '../paths.js';
+import { repoTarget, writeRepoFile } from '../fs/repo-write.js';
 import { validate } from '../schema.js';
 import type { RegistryEntry } from '../types.js';
 import { MutableRegistry, type RegistryDocument } from './document.js';
@@ -27,11 +27,7 @@ export { serializeEntry } from './document.js';
 export { dedupKeyWarnings } from './rules.js';
 
 function registryPaths(root: string): { file: string; lock: string } {
-  const file = resolveInsideRoot(root, Layout.registry);
-  if ('problem' in file) throw new UsageError(`${Layout.registry} ${file.problem}`);
-  const lock = resolveInsideRoot(root, Layout.registryLock);
-  if ('problem' in lock) throw new UsageError(`${Layout.registryLock} ${lock.problem}`);
-  return { file: file.abs, lock: lock.abs };
+  return { file: repoTarget(root, Layout.registry), lock: repoTarget(root, Layout.registryLock) };
 }
 
 /**
@@ -49,18 +45,21 @@ export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocu
     const result = await mutate(doc);
     const text = doc.text();
     const changed = doc.dirty && (current === null || current.toString('utf8') !== text);
-    // write-file-atomic puts its temp file next to the target, i.e. in `.agents/findings/`.
-    if (changed) await writeFileAtomically(file, text);
+    // The atomic writer puts its temp file next to the target, i.e. in `.agents/findings/`.
+    if (changed) await writeRepoFile(root, Layout.registry, text);
     return { result, changed };
   });
 }
 
-/** write-file-atomic's temp names for the registry: `registry.jsonl.<uint32>`. Nothing else matches. */
-const STALE_TEMP = /^registry\.jsonl\.\d+$/;
+/**
+ * Temp names of the registry: the atomic writer's `.registry.jsonl.findings-<pid>-<n>.tmp`, and
+ * write-file-atomic's `registry.jsonl.<uint32>` (used before src/fs/atomic.ts). Nothing else matches.
+ */
+const STALE_TEMP = /^(?:\.registry\.jsonl\.findings-\d+-\d+\.tmp|registry\.jsonl\.\d+)$/;
 
 /**
- * Removes temp files a killed writer left behind (write-file-atomic cleans up only on a normal
- * exit; a SIGKILL mid-write leaves a full-size copy). Called under the registry lock: every
+ * Removes temp files a killed writer left behind (the writer cleans up on every failure it sees,
+ * but a SIGKILL mid-write leaves a copy). Called under the registry lock: every
  * registry write goes through `updateRegistry`, so no live writer owns such a file now.
  */
 async function sweepStaleTempFiles(dir: string): Promise<void> {

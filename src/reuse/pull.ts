@@ -9,7 +9,8 @@
 import path from 'node:path';
 import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { readIfExists } from '../fs/atomic.js';
+import { writeRepoFile } from '../fs/repo-write.js';
 import { classifySource, fetchSource, refProblem, remoteCommit, sourceProblem, type FetchFailure } from '../git-pull.js';
 import type { BlobEntry } from '../git.js';
 import { Layout } from '../layout.js';
@@ -138,7 +139,7 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
       const others = sources.value.sources.filter((s) => s.url !== url);
       const text = serializeSourcesFile({ version: 1, sources: [...others, next] });
       const sourcesChanged = text !== sources.text;
-      if (sourcesChanged) await writeFileAtomically(path.join(root, Layout.sources), text);
+      if (sourcesChanged) await writeRepoFile(root, Layout.sources, text);
       for (const op of plan.ops) {
         if (op.kind === 'append') doc.append(op.entry);
         else doc.replace(op.line, op.entry);

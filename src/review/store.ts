@@ -5,8 +5,8 @@
  * the ledger as it is then, so two concurrent producers never compute the same round.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomically, readIfExists, writeIfChanged } from '../fs/atomic.js';
+import { readIfExists } from '../fs/atomic.js';
+import { repoTarget, writeRepoFile, writeRepoFileIfChanged } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
 import { reviewLedgerPath, reviewLockPath, reviewNotePath } from '../layout.js';
 import { packageFile } from '../package-root.js';
@@ -49,26 +49,31 @@ export async function updateLedger<T extends { events: readonly ReviewEvent[] }>
   task: string,
   plan: (state: LedgerState) => T | Promise<T>,
 ): Promise<{ result: T; findings: ReviewFinding[] }> {
-  return withLock(path.join(root, reviewLockPath(task)), async () => {
-    const abs = path.join(root, reviewLedgerPath(task));
+  // Every target is checked before the lock file is even created (a symlinked folder or ledger).
+  const abs = repoTarget(root, reviewLedgerPath(task));
+  repoTarget(root, reviewNotePath(task));
+  return withLock(repoTarget(root, reviewLockPath(task)), async () => {
     const read = await readLedgerEvents(worktreeFiles(root), task);
     const state: LedgerState = { task, events: read.events, findings: foldEvents(read.events), diagnostics: read.diagnostics };
     const result = await plan(state);
     let findings = [...state.findings];
     if (result.events.length > 0) {
       const current = (await readIfExists(abs))?.toString('utf8') ?? '';
-      await writeFileAtomically(abs, appendText(current, result.events));
+      await writeRepoFile(root, reviewLedgerPath(task), appendText(current, result.events));
       findings = foldEvents([...read.events, ...result.events]);
-      await writeIfChanged(path.join(root, reviewNotePath(task)), renderNote(task, findings));
     }
+    // The note is regenerated even when nothing was appended: a run killed between the ledger
+    // append and the note rewrite left a stale note, and any later review command repairs it.
+    await writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, findings));
     return { result, findings };
   });
 }
 
 /** Regenerates a task's note from its ledger (e.g. after a merge). */
 export async function regenerateNote(root: string, task: string): Promise<'created' | 'updated' | 'unchanged'> {
-  return withLock(path.join(root, reviewLockPath(task)), async () => {
+  repoTarget(root, reviewNotePath(task));
+  return withLock(repoTarget(root, reviewLockPath(task)), async () => {
     const read = await readLedgerEvents(worktreeFiles(root), task);
-    return writeIfChanged(path.join(root, reviewNotePath(task)), renderNote(task, foldEvents(read.events)));
+    return writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, foldEvents(read.events)));
   });
 }

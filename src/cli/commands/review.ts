@@ -10,7 +10,7 @@ import { isoSeconds, now } from '../../clock.js';
 import { hasErrors, type Diagnostic } from '../../diagnostics.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { withLock } from '../../fs/lock.js';
-import { writeFileAtomically } from '../../fs/atomic.js';
+import { writeRepoFile } from '../../fs/repo-write.js';
 import { resolveCommit, userEmail } from '../../git.js';
 import { stableStringify } from '../../json-stable.js';
 import { parseJsonDocument } from '../../jsonl.js';
@@ -179,7 +179,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         let n = criteria.reduce((m, c) => Math.max(m, Number(/^AC(\d+)$/.exec(c.id)?.[1] ?? 0)), 0);
         for (const text of texts) if (!criteria.some((c) => c.text === text)) criteria.push({ id: `AC${(n += 1)}`, text });
         const next: TaskFile = { id: task, criteria, ...(current.owner ?? owner ? { owner: (current.owner ?? owner)! } : {}), ...(opts.objective ?? current.objective ? { objective: (opts.objective ?? current.objective)! } : {}) };
-        await writeFileAtomically(path.join(root, taskPath(task)), stableStringify(next, ['id', 'owner', 'objective', 'criteria', 'text']));
+        await writeRepoFile(root, taskPath(task), stableStringify(next, ['id', 'owner', 'objective', 'criteria', 'text']));
         for (const c of criteria) io.stdout.write(`${c.id}  ${c.text}\n`);
       });
     });
