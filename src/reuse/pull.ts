@@ -10,7 +10,7 @@ import path from 'node:path';
 import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
 import { readIfExists } from '../fs/atomic.js';
-import { writeRepoFile } from '../fs/repo-write.js';
+import { repoTarget, writeRepoFile } from '../fs/repo-write.js';
 import { classifySource, fetchSource, refProblem, remoteCommit, sourceProblem, type FetchFailure } from '../git-pull.js';
 import type { BlobEntry } from '../git.js';
 import { Layout } from '../layout.js';
@@ -84,6 +84,8 @@ export async function readSources(root: string): Promise<{ ok: true; value: Sour
 /** Pulls one source into the repository at `root`. Bad input → diagnostics and nothing changed. */
 export async function pullSource(root: string, req: PullRequest): Promise<PullResult> {
   validateRequest(req);
+  // Checked before fetching: a symlinked sources.json must stop the pull before any file is copied.
+  repoTarget(root, Layout.sources);
   const ref = req.ref ?? 'HEAD';
   const tier = req.tier ?? 'pulled';
   const classified = classifySource(req.source, req.cwd);

@@ -10,7 +10,7 @@ import { isoSeconds, now } from '../../clock.js';
 import { hasErrors, type Diagnostic } from '../../diagnostics.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { withLock } from '../../fs/lock.js';
-import { writeRepoFile } from '../../fs/repo-write.js';
+import { repoTarget, writeRepoFile } from '../../fs/repo-write.js';
 import { resolveCommit, userEmail } from '../../git.js';
 import { stableStringify } from '../../json-stable.js';
 import { parseJsonDocument } from '../../jsonl.js';
@@ -167,7 +167,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       const texts = opts.criterion.map((t) => t.trim()).filter((t) => t !== '');
       if (texts.length === 0) throw new UsageError('give at least one non-empty --criterion');
       const owner = opts.owner ?? (await userEmail(root)) ?? undefined;
-      await withLock(path.join(root, reviewLockPath(task)), async () => {
+      await withLock(repoTarget(root, reviewLockPath(task)), async () => {
         const checked = await readTaskChecked(worktreeFiles(root), task);
         if (hasErrors(checked.diagnostics)) {
           await report(io, checked.diagnostics);
