@@ -26,3 +26,11 @@ export async function writeRepoFile(root: string, rel: string, data: string | Bu
 export async function writeRepoFileIfChanged(root: string, rel: string, data: string, options: Omit<AtomicOptions, 'display'> = {}): Promise<'created' | 'updated' | 'unchanged'> {
   return writeIfChanged(repoTarget(root, rel), data, { ...options, display: rel });
 }
+
+/**
+ * A writer refused to write content it would itself reject (a registry line that fails the schema
+ * once serialized, say `hit_count` overflowing to `null`). Nothing was written; exit 1.
+ */
+export class WriteRefusedError extends Error {
+  override readonly name = 'WriteRefusedError';
+}

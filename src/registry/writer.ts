@@ -15,7 +15,7 @@ import { errorCode, isNotFound, readIfExists } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isPlainObject } from '../jsonl.js';
 import { Layout, SAFE_ID } from '../layout.js';
-import { repoTarget, writeRepoFile } from '../fs/repo-write.js';
+import { repoTarget, writeRepoFile, WriteRefusedError } from '../fs/repo-write.js';
 import { validate } from '../schema.js';
 import type { RegistryEntry } from '../types.js';
 import { MutableRegistry, type RegistryDocument } from './document.js';
@@ -45,10 +45,31 @@ export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocu
     const result = await mutate(doc);
     const text = doc.text();
     const changed = doc.dirty && (current === null || current.toString('utf8') !== text);
+    if (changed) refuseInvalidLines(doc);
     // The atomic writer puts its temp file next to the target, i.e. in `.agents/findings/`.
     if (changed) await writeRepoFile(root, Layout.registry, text);
     return { result, changed };
   });
+}
+
+/**
+ * Re-reads every line the mutation wrote, as it will be on disk, and refuses the whole write when
+ * one would fail the registry schema: a writer never writes a line `findings validate` rejects
+ * (e.g. `cite` on `hit_count: 1e400` — JSON.parse gives Infinity, +1 stays Infinity, and
+ * JSON.stringify writes `null`).
+ */
+function refuseInvalidLines(doc: MutableRegistry): void {
+  for (const { line, text } of doc.writtenLines()) {
+    let problems: string[];
+    try {
+      problems = entryProblems(JSON.parse(text));
+    } catch (error) {
+      problems = [error instanceof Error ? error.message : String(error)];
+    }
+    if (problems.length > 0) {
+      throw new WriteRefusedError(`refused to write ${Layout.registry}:${line}, which would not be a valid registry entry: ${schemaMessage(problems)}; nothing written`);
+    }
+  }
 }
 
 /**

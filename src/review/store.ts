@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { readIfExists } from '../fs/atomic.js';
-import { repoTarget, writeRepoFile, writeRepoFileIfChanged } from '../fs/repo-write.js';
+import { repoTarget, writeRepoFile, writeRepoFileIfChanged, WriteRefusedError } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
 import { reviewLedgerPath, reviewLockPath, reviewNotePath } from '../layout.js';
 import { packageFile } from '../package-root.js';
 import { worktreeFiles } from '../repo-files.js';
-import { eventLine } from './events.js';
+import { eventLine, parseLedger } from './events.js';
 import { foldEvents, readLedgerEvents, type ReviewFinding } from './ledger.js';
 import { fillTemplate, noteSlots } from './render.js';
 import type { ReviewEvent } from './types.js';
@@ -30,6 +30,17 @@ export function appendText(current: string, events: readonly ReviewEvent[]): str
   if (events.length === 0) return current;
   const sep = current !== '' && !current.endsWith('\n') ? '\n' : '';
   return `${current}${sep}${events.map((e) => `${eventLine(e)}\n`).join('')}`;
+}
+
+/**
+ * The appended lines, read back as the ledger reader will read them: a writer never appends a
+ * line `findings validate` would reject (WriteRefusedError → exit 1, nothing written).
+ */
+function refuseInvalidEvents(task: string, events: readonly ReviewEvent[]): void {
+  const file = reviewLedgerPath(task);
+  const parsed = parseLedger(events.map((e) => `${eventLine(e)}\n`).join(''), file, task);
+  const problem = parsed.diagnostics.find((d) => d.severity === 'error');
+  if (problem !== undefined) throw new WriteRefusedError(`refused to append to ${file}: ${problem.message}; nothing written`);
 }
 
 let noteTemplate: string | null = null;
@@ -59,12 +70,14 @@ export async function updateLedger<T extends { events: readonly ReviewEvent[] }>
     let findings = [...state.findings];
     if (result.events.length > 0) {
       const current = (await readIfExists(abs))?.toString('utf8') ?? '';
+      refuseInvalidEvents(task, result.events);
       await writeRepoFile(root, reviewLedgerPath(task), appendText(current, result.events));
       findings = foldEvents([...read.events, ...result.events]);
     }
     // The note is regenerated even when nothing was appended: a run killed between the ledger
     // append and the note rewrite left a stale note, and any later review command repairs it.
-    await writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, findings));
+    // A task with no ledger yet gets no note from a command that appended nothing.
+    if (read.exists || result.events.length > 0) await writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, findings));
     return { result, findings };
   });
 }

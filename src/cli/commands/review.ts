@@ -258,7 +258,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       let findings: ReviewFinding[];
       let problems: string[] = [];
       if (entries.length > 0) ({ findings, problems } = await applyResolutions(io, root, task, entries, 'submit'));
-      else findings = (await readLedger(worktreeFiles(root), task)).findings;
+      else findings = (await updateLedger(root, task, () => ({ events: [] }))).findings; // appends nothing; repairs a stale note
       const open = findings.filter((f) => f.status === 'open');
       if (open.length > 0) {
         io.stderr.write(`findings review submit: refused: ${open.length} finding${open.length === 1 ? ' is' : 's are'} still open on task ${task}:\n`);
