@@ -14,7 +14,7 @@ import { UsageError } from '../exit-codes.js';
 import { errorCode, isNotFound, readIfExists } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isPlainObject } from '../jsonl.js';
-import { Layout, SAFE_ID } from '../layout.js';
+import { caseClash, idFileNameProblem, Layout } from '../layout.js';
 import { repoTarget, writeRepoFile, WriteRefusedError } from '../fs/repo-write.js';
 import { validate } from '../schema.js';
 import type { RegistryEntry } from '../types.js';
@@ -209,8 +209,9 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
     }
     const entry = filled as unknown as RegistryEntry;
     // Ids become artifact file names (`.agents/findings/<id>.md`): refuse what could escape.
-    if (!SAFE_ID.test(entry.id)) {
-      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id must match ${SAFE_ID.source} (it becomes a file name)` }));
+    const idProblem = idFileNameProblem(entry.id);
+    if (idProblem !== null) {
+      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id ${idProblem} (it becomes a file name)` }));
       return;
     }
     diagnostics.push(...dedupKeyWarnings(entry, source, 0, `${where}: `));
@@ -233,6 +234,12 @@ function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], sour
       const state = doc.replace(existing.line, merged) ? 'updated' : 'unchanged';
       if (touched.get(id) !== 'appended' && touched.get(id) !== 'updated') touched.set(id, state);
       written.push({ line: existing.line, where, input: entry });
+      return;
+    }
+    // `f-A` beside `f-a`: one artifact file on case-insensitive file systems.
+    const sameButCase = caseClash(entry.id, doc.entries.map((e) => e.entry.id));
+    if (sameButCase !== undefined) {
+      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/case-clash', message: `${where}: id "${entry.id}" differs from "${sameButCase}" only in case (they would be one file on Windows and macOS)` }));
       return;
     }
     const clash = doc.byId(entry.id);

@@ -14,7 +14,7 @@ import { repoTarget, writeRepoFile } from '../../fs/repo-write.js';
 import { resolveCommit, userEmail } from '../../git.js';
 import { stableStringify } from '../../json-stable.js';
 import { parseJsonDocument } from '../../jsonl.js';
-import { reviewLockPath, SAFE_ID, taskPath } from '../../layout.js';
+import { idFileNameProblem, reviewLockPath, taskPath } from '../../layout.js';
 import { formatDiagnostics } from '../../output/format.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { planPass, planResolutions, planWaiver, splitResolution, type ResolutionEntry } from '../../review/actions.js';
@@ -37,7 +37,8 @@ const PRODUCERS: readonly { name: string; origin: Origin; who: string }[] = [
 ];
 
 function taskArg(task: string): string {
-  if (!SAFE_ID.test(task)) throw new UsageError(`"${task}" is not a valid task id (${SAFE_ID.source})`);
+  const problem = idFileNameProblem(task);
+  if (problem !== null) throw new UsageError(`"${task}" is not a valid task id: it ${problem}`);
   return task;
 }
 
