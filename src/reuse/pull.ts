@@ -11,6 +11,7 @@ import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagn
 import { UsageError } from '../exit-codes.js';
 import { readIfExists } from '../fs/atomic.js';
 import { repoTarget, writeRepoFile } from '../fs/repo-write.js';
+import { sweepStalePullDirs } from '../fs/temp-dirs.js';
 import { classifySource, fetchSource, refProblem, remoteCommit, sourceProblem, type FetchFailure } from '../git-pull.js';
 import type { BlobEntry } from '../git.js';
 import { Layout } from '../layout.js';
@@ -93,6 +94,8 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
   const base = { url, ref, tier, added: [], updated: [], unchanged: [], retired: [], keptLocal: [], files: [], registryChanged: false, sourcesChanged: false };
   const fail = (outcome: PullOutcome, diagnostics: Diagnostic[], commit: string | null = null): PullResult => ({ ...base, outcome, commit, diagnostics });
 
+  // Leftovers of pulls killed with SIGKILL (signals are cleaned up as they happen).
+  sweepStalePullDirs();
   const fetched = await fetchSource(classified, ref);
   if (!fetched.ok) return fail('unreadable', [failureDiagnostic(url, ref, fetched.failure)]);
   const src = fetched.source;
