@@ -11,7 +11,7 @@
 import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
 import { decodeText, findFence, MAX_FRONT_MATTER_FILE_BYTES, yamlBetweenFences, type FrontMatterResult } from '../src/frontmatter.js';
-import { artifactPath, Layout, planningRulePath, preMortemCheckPath, SAFE_ID } from '../src/layout.js';
+import { artifactPath, idFileNameProblem, Layout, planningRulePath, preMortemCheckPath } from '../src/layout.js';
 import type { RegistryLine } from '../src/registry/reader.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
 import { freshEntry, qualifiedEntry, retiredEntry } from './constraints.js';
@@ -93,8 +93,9 @@ export function compile(inputs: CompileInputs): CompileResult {
     const target = own !== undefined ? findings.get(own) : byDedupKey.get(entry.dedup_key);
     if (own === undefined && target === undefined) {
       if (entry.status !== 'active') continue;
-      if (!SAFE_ID.test(entry.id)) {
-        diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'compiler/unsafe-id', message: `id "${entry.id}" cannot be promoted: it must match ${SAFE_ID.source} to become a file name` }));
+      const idProblem = idFileNameProblem(entry.id);
+      if (idProblem !== null) {
+        diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'compiler/unsafe-id', message: `id "${entry.id}" cannot be promoted: it ${idProblem} to become a file name` }));
         continue;
       }
       const path = artifactPath(entry.id);

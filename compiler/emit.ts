@@ -1,60 +1,28 @@
 /**
- * The output edge: writes compiled files. Every file is written to a temp file in its own folder
- * and renamed over the target, so a compile killed at any moment leaves each file either old or
- * new, never half-written (finding-compiler.md "Atomicity and locking"); the next compile
- * rewrites whatever is still stale and sweeps temp files a killed run left behind.
+ * The output edge: writes compiled files. Every file goes through the kernel's atomic writer
+ * (src/fs/atomic.ts: temp file in its own folder, every byte written and counted, rename), so a
+ * compile killed at any moment leaves each file either old or new, never half-written
+ * (finding-compiler.md "Atomicity and locking"); the next compile rewrites whatever is still stale
+ * and sweeps temp files a killed run left behind.
  *
- * Markdown outputs use a plain write + rename (no fsync): write-file-atomic costs ~0.5 ms per
- * file, and a cold compile of the 10,000-finding benchmark writes ~29,000 files; these files are
- * regenerated from their sources anyway. The index — the one executable surface, also edited by
- * the lifecycle commands — goes through the kernel's fsyncing writer.
+ * Markdown outputs skip the fsyncs (`durable: false`): a cold compile of the 10,000-finding
+ * benchmark writes ~29,000 files, and these files are regenerated from their sources by the next
+ * compile anyway. The index — the one executable surface, also edited by the lifecycle commands —
+ * is fsynced like every other writer's file.
  */
-import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomically } from '../src/fs/atomic.js';
+import { TEMP_FILE, writeFileAtomically, writeFileAtomicallySync } from '../src/fs/atomic.js';
 import { Layout } from '../src/layout.js';
 import { resolveInsideRoot } from '../src/paths.js';
 
-const TEMP = /^\..+\.findings-\d+-\d+\.tmp$/;
-/** write-file-atomic's temp names for the index (`index.json.<uint32>`, src/fs/atomic.ts). */
+const TEMP = TEMP_FILE;
+/** Temp names write-file-atomic (used before src/fs/atomic.ts had its own writer) left beside the index. */
 const INDEX_TEMP = /^index\.json\.\d+$/;
-let counter = 0;
-const madeDirs = new Set<string>();
 
-/** A fresh temp path beside `abs` (its folder created once per process). */
-function tempBeside(abs: string): string {
-  const dir = path.dirname(abs);
-  if (!madeDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
-  counter += 1;
-  return path.join(dir, `.${path.basename(abs)}.findings-${process.pid}-${counter}.tmp`);
-}
-
-/** Atomically replaces `abs` with `data` (temp file + rename in the same folder). */
+/** Atomically replaces `abs` with `data`, without fsync (files outside the repository's sources: the parse memo). */
 export function writeFast(abs: string, data: string): void {
-  const tmp = tempBeside(abs);
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, abs);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-}
-
-/** Async writeFast: the thread pool overlaps file creation latency when many files are written. */
-export async function writeFastAsync(abs: string, data: string): Promise<void> {
-  const tmp = tempBeside(abs);
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, abs);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeFileAtomicallySync(abs, data, { durable: false });
 }
 
 /** Runs `fn` over items with at most `limit` in flight. */
@@ -70,11 +38,10 @@ export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Writes one output: the index with fsync (kernel writer), Markdown with writeFastAsync. */
+/** Writes one output: the index with fsync, Markdown without (see the module comment). */
 export async function writeOutput(root: string, file: string, data: string): Promise<void> {
   const abs = path.join(root, file);
-  if (file === Layout.constraintIndex) await writeFileAtomically(abs, data);
-  else await writeFastAsync(abs, data);
+  await writeFileAtomically(abs, data, { durable: file === Layout.constraintIndex, display: file });
 }
 
 export function removeOutput(root: string, file: string): void {
@@ -114,7 +81,7 @@ export function outputFolderProblem(root: string, dir: string): string | null {
 /**
  * Removes temp files a killed compile (or a killed `constraint activate/retire`, which write the
  * index under the same lock) left in the folders it writes: writeFast's `.<name>.findings-*.tmp`
- * in the Markdown folders and write-file-atomic's `index.json.<digits>` beside the index. Call
+ * in the Markdown folders and the index's folder, and write-file-atomic's old `index.json.<digits>`. Call
  * under compile.lock, before writing.
  */
 export function sweepTempFiles(root: string): void {
@@ -122,6 +89,7 @@ export function sweepTempFiles(root: string): void {
     [Layout.findingsDir, TEMP],
     [Layout.planningRulesDir, TEMP],
     [Layout.preMortemChecksDir, TEMP],
+    [Layout.constraintsDir, TEMP],
     [Layout.constraintsDir, INDEX_TEMP],
   ];
   for (const [dir, pattern] of folders) {

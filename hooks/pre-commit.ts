@@ -20,10 +20,13 @@ import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
 
 const ARTIFACT = /^\.agents\/findings\/[^/]+\.md$/;
+const REVIEW_FILE = /^\.agents\/reviews\/[^/]+\.(?:jsonl|md)$/;
 
 /** Staged paths that `findings validate` has rules for in steps 1–2. Pure. */
 export function validationPaths(changed: readonly string[]): string[] {
-  return changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex).sort();
+  // A staged ledger or note: its note is checked against the staged ledger (review/stale-note).
+  const notes = changed.filter((p) => REVIEW_FILE.test(p)).map((p) => p.replace(/\.jsonl$/, '.md'));
+  return [...new Set([...changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex), ...notes])].sort();
 }
 
 /** True for the inputs of compilation (finding-compiler.md "Promotion"): the findings folder and constraint fixtures. Pure. */

@@ -10,8 +10,8 @@
  * `protocol.file.allow=always` only for local paths; our environment's GIT_DIR / GIT_INDEX_FILE /
  * object-directory variables never reach these git processes.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
+import { makePullTempDir } from './fs/temp-dirs.js';
 import path from 'node:path';
 import { parseCatFileBatch, runGit, type BlobEntry, type GitResult } from './git.js';
 
@@ -128,8 +128,7 @@ export async function fetchSource(source: ClassifiedSource, ref: string): Promis
     }
     if (!isDir) return { ok: false, failure: { kind: 'missing', message: existsSync(source.location) ? 'is not a directory' : 'does not exist' } };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), 'findings-pull-'));
-  const dispose = (): void => rmSync(dir, { recursive: true, force: true });
+  const { dir, dispose } = makePullTempDir(); // removed on return, error and SIGINT/SIGTERM
   try {
     const env = isolatedEnv(dir);
     const init = await runGit(dir, ['init', '--bare', '--quiet', dir], { env: isolatedEnv(undefined) });
@@ -202,14 +201,14 @@ export async function remoteCommit(source: ClassifiedSource, ref: string): Promi
   if (source.kind === 'local' && !existsSync(source.location)) return { ok: false, failure: { kind: 'missing', message: 'does not exist' } };
   // Never from inside the source: git would load its local config (core.sshCommand, url.*.insteadOf
   // can run programs). An empty private bare repository gives ls-remote a harmless config.
-  const dir = mkdtempSync(path.join(tmpdir(), 'findings-pull-'));
+  const { dir, dispose } = makePullTempDir();
   let r: GitResult;
   try {
     const init = await runGit(dir, ['init', '--bare', '--quiet', dir], { env: isolatedEnv(undefined) });
     if (init.code !== 0) throw new Error(`cannot create a temporary repository: ${gitReason(init)}`);
     r = await runGit(dir, [...transportConfig(source), 'ls-remote', '--', source.location, ref], { env: isolatedEnv(dir) });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    dispose();
   }
   if (r.code !== 0) {
     const kind = /does not appear to be a git repository|not a git repository/i.test(r.stderr) && source.kind === 'local' ? 'not-a-repository' : 'unreachable';

@@ -1,5 +1,5 @@
 /** Path rules: every path a user or a finding names must stay inside the repository. */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** Converts an OS path to the `/`-separated form used in all output. */
@@ -26,28 +26,50 @@ export function normalizeRelative(p: string): string {
 }
 
 /**
- * Resolves a repository-relative path to an absolute one and checks, through symlinks,
- * that it stays inside `root`. Returns a problem string instead of throwing.
+ * Resolves a repository-relative path to an absolute one and checks, through symlinks, that it
+ * stays inside `root`: the path itself when it exists (a symlinked file is followed; one that does
+ * not resolve is refused, since a write could land anywhere), else its nearest existing ancestor
+ * (a missing file's folder — or the folder `mkdir -p` would create it under — must be inside).
+ * Every writer calls this before it writes (src/fs/repo-write.ts). Returns a problem string
+ * instead of throwing.
  */
 export function resolveInsideRoot(root: string, rel: string): { abs: string } | { problem: string } {
   const problem = relativePathProblem(rel);
   if (problem) return { problem };
   const abs = path.join(root, normalizeRelative(rel));
   let realRoot: string;
-  let realAbs: string;
   try {
     realRoot = realpathSync(root);
   } catch {
     return { problem: 'repository root cannot be resolved' };
   }
-  try {
-    realAbs = realpathSync(abs);
-  } catch {
-    return { abs };
+  let probe = abs;
+  for (;;) {
+    let exists = true;
+    try {
+      lstatSync(probe);
+    } catch {
+      exists = false;
+    }
+    if (exists) {
+      let real: string;
+      try {
+        real = realpathSync(probe);
+      } catch {
+        return { problem: probe === abs ? 'is a symlink that does not resolve' : `is under ${displayPath(root, probe)}, a symlink that does not resolve` };
+      }
+      return isInside(realRoot, real) ? { abs } : { problem: 'leaves the repository through a symlink' };
+    }
+    const parent = path.dirname(probe);
+    if (parent === probe) return { abs };
+    probe = parent;
   }
-  const back = path.relative(realRoot, realAbs);
-  if (back.startsWith('..') || path.isAbsolute(back)) return { problem: 'leaves the repository through a symlink' };
-  return { abs };
+}
+
+/** Whether the real path `real` is `realRoot` or below it. */
+function isInside(realRoot: string, real: string): boolean {
+  const back = path.relative(realRoot, real);
+  return back === '' || (back !== '..' && !back.startsWith(`..${path.sep}`) && !path.isAbsolute(back));
 }
 
 /** Repository-relative display path of an absolute path. */

@@ -8,6 +8,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import { toPosix } from '../paths.js';
 import { GitError } from '../git.js';
 import { LockTimeoutError } from '../fs/lock.js';
+import { WriteRefusedError } from '../fs/repo-write.js';
 import { processIo, type CliIo } from './io.js';
 import { didYouMean } from './suggest.js';
 import { VERSION } from '../version.js';
@@ -86,6 +87,10 @@ function reportFailure(name: string, error: unknown, io: CliIo): ExitCode {
     // Paths in output are relative (to where the user stands), never absolute.
     io.stderr.write(`findings ${name}: ${error.message.replace(error.lockPath, toPosix(path.relative(io.cwd, error.lockPath)))}\n`);
     return ExitCode.Usage;
+  }
+  if (error instanceof WriteRefusedError) {
+    io.stderr.write(`findings ${name}: ${error.message}\n`);
+    return ExitCode.Failed;
   }
   if (error instanceof UsageError) {
     io.stderr.write(`findings ${name}: ${error.message}\n`);

@@ -4,20 +4,17 @@
  * (finding-compiler.md, "Atomicity and locking"), so a compile and an activation never interleave.
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
-import { UsageError } from '../exit-codes.js';
-import { readIfExists, writeIfChanged } from '../fs/atomic.js';
+import { readIfExists } from '../fs/atomic.js';
+import { repoTarget, writeRepoFileIfChanged } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
 import { Layout, measurementPath } from '../layout.js';
-import { resolveInsideRoot } from '../paths.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../constraints/index-file.js';
 import type { ConstraintIndex } from '../types.js';
 import { parseMeasurement, serializeMeasurement, type Measurement } from './measurement.js';
 
 /** Absolute path of a repository-relative layout path, refusing one that leaves the root. */
 export function inside(root: string, rel: string): string {
-  const r = resolveInsideRoot(root, rel);
-  if ('problem' in r) throw new UsageError(`${rel} ${r.problem}`);
-  return r.abs;
+  return repoTarget(root, rel);
 }
 
 export type IndexRead = { readonly kind: 'ok'; readonly index: ConstraintIndex } | { readonly kind: 'missing' } | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
@@ -44,7 +41,7 @@ export async function mutateIndexLocked<T>(root: string, mutate: (index: Constra
   if (read.kind !== 'ok') return { read, written: false };
   const { index, result } = mutate(read.index);
   if (index === null) return { read, result, written: false };
-  const state = await writeIfChanged(inside(root, Layout.constraintIndex), serializeConstraintIndex(index));
+  const state = await writeRepoFileIfChanged(root, Layout.constraintIndex, serializeConstraintIndex(index));
   return { read, result, written: state !== 'unchanged' };
 }
 
@@ -65,7 +62,7 @@ export async function readMeasurement(root: string, id: string): Promise<Measure
 
 /** Writes a measurement (canonical bytes, only when changed). Call inside withCompileLock. */
 export function writeMeasurement(root: string, m: Measurement): Promise<'created' | 'updated' | 'unchanged'> {
-  return writeIfChanged(inside(root, measurementPath(m.constraint_id)), serializeMeasurement(m));
+  return writeRepoFileIfChanged(root, measurementPath(m.constraint_id), serializeMeasurement(m));
 }
 
 /** Diagnostics for an index that cannot be used, or that is missing. */

@@ -5,10 +5,9 @@
  * never blocks anything (finding-compiler.md, "Recurrence": always advisory).
  */
 import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { readIfExists, writeIfChanged } from '../fs/atomic.js';
+import { readIfExists } from '../fs/atomic.js';
+import { repoTarget, writeRepoFileIfChanged } from '../fs/repo-write.js';
 import { Layout } from '../layout.js';
-import { resolveInsideRoot } from '../paths.js';
-import { UsageError } from '../exit-codes.js';
 import { addEntries, type AddResult } from '../registry/writer.js';
 import { worktreeFiles } from '../repo-files.js';
 import { readAllLedgers, readTaskChecked } from '../review/ledger.js';
@@ -21,9 +20,7 @@ export interface RecurResult {
 }
 
 function candidatesFile(root: string): string {
-  const r = resolveInsideRoot(root, Layout.candidates);
-  if ('problem' in r) throw new UsageError(`${Layout.candidates} ${r.problem}`);
-  return r.abs;
+  return repoTarget(root, Layout.candidates);
 }
 
 /** Problems in ledgers or task files do not stop recurrence: they are reported as warnings. */
@@ -49,7 +46,7 @@ export async function runRecurrence(root: string): Promise<RecurResult> {
   const text = serializeCandidates(candidates);
   // No candidates and no file yet: nothing to write (recur never creates an empty file). A file
   // with lines recur cannot read is left as it is: rewriting it would drop them.
-  const state = keptDiagnostics.length > 0 || (current === null && text === '') ? 'unchanged' : await writeIfChanged(abs, text);
+  const state = keptDiagnostics.length > 0 || (current === null && text === '') ? 'unchanged' : await writeRepoFileIfChanged(root, Layout.candidates, text);
   return { candidates, diagnostics, state };
 }
 

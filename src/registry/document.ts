@@ -51,6 +51,7 @@ export class MutableRegistry implements RegistryDocument {
   private readonly idLines = new Map<string, number[]>();
   private readonly keyLines = new Map<string, number[]>();
   private dirtyFlag = false;
+  private readonly written = new Set<number>();
   private cachedEntries: RegistryLine[] | null = null;
 
   constructor(text: string, parsed: ParsedRegistry = parseRegistry(text)) {
@@ -77,6 +78,7 @@ export class MutableRegistry implements RegistryDocument {
       c.index(e, true);
     }
     c.dirtyFlag = this.dirtyFlag;
+    for (const n of this.written) c.written.add(n);
     c.eol = this.eol;
     return c;
   }
@@ -141,6 +143,7 @@ export class MutableRegistry implements RegistryDocument {
     const raw: RawLine = { line: this.slots.length + 1, text, eol: this.eol };
     this.slots.push({ text, eol: this.eol });
     this.put({ line: raw.line, entry: structuredClone(entry), raw });
+    this.written.add(raw.line);
     return raw.line;
   }
 
@@ -161,7 +164,13 @@ export class MutableRegistry implements RegistryDocument {
     slot.text = text;
     const raw: RawLine = { line, text, eol: slot.eol === '' ? this.eol : slot.eol };
     this.put({ line, entry: structuredClone(entry), raw });
+    this.written.add(line);
     return true;
+  }
+
+  /** The lines this document wrote (appended or replaced), as serialized, in line order. */
+  writtenLines(): { line: number; text: string }[] {
+    return [...this.written].sort((x, y) => x - y).map((line) => ({ line, text: this.slots[line - 1]!.text }));
   }
 
   /** The full file content. Unchanged documents return the original text exactly. */

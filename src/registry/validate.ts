@@ -11,7 +11,7 @@ import { isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
 import { describeErrors, validator } from '../schema.js';
 import type { ValidateContext, ValidateTarget } from '../validate/index.js';
 import { UsageError } from '../exit-codes.js';
-import { Layout } from '../layout.js';
+import { idFileNameProblem, Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { leadingYamlBlock, registryReadProblem } from './reader.js';
 import { dedupKeyWarnings, schemaMessage, supersededByProblem } from './rules.js';
@@ -41,6 +41,7 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const check = validator('finding-registry');
   const firstId = new Map<string, number>();
+  const firstIdLower = new Map<string, { id: string; line: number }>();
   const activeKey = new Map<string, number>();
   const pendingSupersede: { line: number; id: string; target: string }[] = [];
 
@@ -78,6 +79,12 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
     // a duplicate id is a duplicate even on a line that also breaks the schema.
     const id = value['id'];
     if (typeof id === 'string') {
+      // Ids become file names (`.agents/findings/<id>.md`): portable ones only, unique regardless of case.
+      const idProblem = idFileNameProblem(id);
+      if (idProblem !== null) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/unsafe-id', message: `id "${id}" ${idProblem} (it becomes a file name)` }));
+      const sameButCase = firstIdLower.get(id.toLowerCase());
+      if (sameButCase !== undefined && sameButCase.id !== id) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/case-clash', message: `id "${id}" differs from "${sameButCase.id}" (line ${sameButCase.line}) only in case (they would be one file on Windows and macOS)` }));
+      else if (sameButCase === undefined) firstIdLower.set(id.toLowerCase(), { id, line: n });
       const earlier = firstId.get(id);
       if (earlier !== undefined) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/duplicate-id', message: `id "${id}" is already used on line ${earlier}` }));
       else firstId.set(id, n);

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { isoSeconds } from '../clock.js';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { errorCode, isNotFound, readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { errorCode, isNotFound, readIfExists } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { isPlainObject } from '../jsonl.js';
-import { Layout, SAFE_ID } from '../layout.js';
-import { resolveInsideRoot } from '../paths.js';
+import { caseClash, idFileNameProblem, Layout } from '../layout.js';
+import { repoTarget, writeRepoFile, WriteRefusedError } from '../fs/repo-write.js';
 import { validate } from '../schema.js';
 import type { RegistryEntry } from '../types.js';
 import { MutableRegistry, type RegistryDocument } from './document.js';
@@ -27,11 +27,7 @@ export { serializeEntry } from './document.js';
 export { dedupKeyWarnings } from './rules.js';
 
 function registryPaths(root: string): { file: string; lock: string } {
-  const file = resolveInsideRoot(root, Layout.registry);
-  if ('problem' in file) throw new UsageError(`${Layout.registry} ${file.problem}`);
-  const lock = resolveInsideRoot(root, Layout.registryLock);
-  if ('problem' in lock) throw new UsageError(`${Layout.registryLock} ${lock.problem}`);
-  return { file: file.abs, lock: lock.abs };
+  return { file: repoTarget(root, Layout.registry), lock: repoTarget(root, Layout.registryLock) };
 }
 
 /**
@@ -49,18 +45,42 @@ export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocu
     const result = await mutate(doc);
     const text = doc.text();
     const changed = doc.dirty && (current === null || current.toString('utf8') !== text);
-    // write-file-atomic puts its temp file next to the target, i.e. in `.agents/findings/`.
-    if (changed) await writeFileAtomically(file, text);
+    if (changed) refuseInvalidLines(doc);
+    // The atomic writer puts its temp file next to the target, i.e. in `.agents/findings/`.
+    if (changed) await writeRepoFile(root, Layout.registry, text);
     return { result, changed };
   });
 }
 
-/** write-file-atomic's temp names for the registry: `registry.jsonl.<uint32>`. Nothing else matches. */
-const STALE_TEMP = /^registry\.jsonl\.\d+$/;
+/**
+ * Re-reads every line the mutation wrote, as it will be on disk, and refuses the whole write when
+ * one would fail the registry schema: a writer never writes a line `findings validate` rejects
+ * (e.g. `cite` on `hit_count: 1e400` — JSON.parse gives Infinity, +1 stays Infinity, and
+ * JSON.stringify writes `null`).
+ */
+function refuseInvalidLines(doc: MutableRegistry): void {
+  for (const { line, text } of doc.writtenLines()) {
+    let problems: string[];
+    try {
+      problems = entryProblems(JSON.parse(text));
+    } catch (error) {
+      problems = [error instanceof Error ? error.message : String(error)];
+    }
+    if (problems.length > 0) {
+      throw new WriteRefusedError(`refused to write ${Layout.registry}:${line}, which would not be a valid registry entry: ${schemaMessage(problems)}; nothing written`);
+    }
+  }
+}
 
 /**
- * Removes temp files a killed writer left behind (write-file-atomic cleans up only on a normal
- * exit; a SIGKILL mid-write leaves a full-size copy). Called under the registry lock: every
+ * Temp names of the registry: the atomic writer's `.registry.jsonl.findings-<pid>-<n>.tmp`, and
+ * write-file-atomic's `registry.jsonl.<uint32>` (used before src/fs/atomic.ts). Nothing else matches.
+ */
+const STALE_TEMP = /^(?:\.registry\.jsonl\.findings-\d+-\d+\.tmp|registry\.jsonl\.\d+)$/;
+
+/**
+ * Removes temp files a killed writer left behind (the writer cleans up on every failure it sees,
+ * but a SIGKILL mid-write leaves a copy). Called under the registry lock: every
  * registry write goes through `updateRegistry`, so no live writer owns such a file now.
  */
 async function sweepStaleTempFiles(dir: string): Promise<void> {
@@ -189,8 +209,9 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
     }
     const entry = filled as unknown as RegistryEntry;
     // Ids become artifact file names (`.agents/findings/<id>.md`): refuse what could escape.
-    if (!SAFE_ID.test(entry.id)) {
-      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id must match ${SAFE_ID.source} (it becomes a file name)` }));
+    const idProblem = idFileNameProblem(entry.id);
+    if (idProblem !== null) {
+      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id ${idProblem} (it becomes a file name)` }));
       return;
     }
     diagnostics.push(...dedupKeyWarnings(entry, source, 0, `${where}: `));
@@ -213,6 +234,12 @@ function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], sour
       const state = doc.replace(existing.line, merged) ? 'updated' : 'unchanged';
       if (touched.get(id) !== 'appended' && touched.get(id) !== 'updated') touched.set(id, state);
       written.push({ line: existing.line, where, input: entry });
+      return;
+    }
+    // `f-A` beside `f-a`: one artifact file on case-insensitive file systems.
+    const sameButCase = caseClash(entry.id, doc.entries.map((e) => e.entry.id));
+    if (sameButCase !== undefined) {
+      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/case-clash', message: `${where}: id "${entry.id}" differs from "${sameButCase}" only in case (they would be one file on Windows and macOS)` }));
       return;
     }
     const clash = doc.byId(entry.id);

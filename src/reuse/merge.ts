@@ -18,7 +18,7 @@
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { stableLine } from '../json-stable.js';
-import { SAFE_ID } from '../layout.js';
+import { idFileNameProblem } from '../layout.js';
 import type { RegistryLine } from '../registry/reader.js';
 import { REGISTRY_KEY_ORDER, type RegistryEntry } from '../types.js';
 import { entryDigest } from './digest.js';
@@ -116,8 +116,9 @@ export function planPull(input: PlanInput): PullPlan {
 
   for (const s of input.incoming) {
     if (s.status !== 'active') continue;
-    if (!SAFE_ID.test(s.id)) {
-      diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/unsafe-id', message: `id "${s.id}" must match ${SAFE_ID.source} (it becomes a file name); not imported` }));
+    const idProblem = idFileNameProblem(s.id);
+    if (idProblem !== null) {
+      diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/unsafe-id', message: `id "${s.id}" ${idProblem} (it becomes a file name); not imported` }));
       continue;
     }
     if (seenKeys.has(s.dedup_key)) {

@@ -9,7 +9,9 @@
 import path from 'node:path';
 import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
+import { readIfExists } from '../fs/atomic.js';
+import { repoTarget, writeRepoFile } from '../fs/repo-write.js';
+import { sweepStalePullDirs } from '../fs/temp-dirs.js';
 import { classifySource, fetchSource, refProblem, remoteCommit, sourceProblem, type FetchFailure } from '../git-pull.js';
 import type { BlobEntry } from '../git.js';
 import { Layout } from '../layout.js';
@@ -83,6 +85,8 @@ export async function readSources(root: string): Promise<{ ok: true; value: Sour
 /** Pulls one source into the repository at `root`. Bad input → diagnostics and nothing changed. */
 export async function pullSource(root: string, req: PullRequest): Promise<PullResult> {
   validateRequest(req);
+  // Checked before fetching: a symlinked sources.json must stop the pull before any file is copied.
+  repoTarget(root, Layout.sources);
   const ref = req.ref ?? 'HEAD';
   const tier = req.tier ?? 'pulled';
   const classified = classifySource(req.source, req.cwd);
@@ -90,6 +94,8 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
   const base = { url, ref, tier, added: [], updated: [], unchanged: [], retired: [], keptLocal: [], files: [], registryChanged: false, sourcesChanged: false };
   const fail = (outcome: PullOutcome, diagnostics: Diagnostic[], commit: string | null = null): PullResult => ({ ...base, outcome, commit, diagnostics });
 
+  // Leftovers of pulls killed with SIGKILL (signals are cleaned up as they happen).
+  sweepStalePullDirs();
   const fetched = await fetchSource(classified, ref);
   if (!fetched.ok) return fail('unreadable', [failureDiagnostic(url, ref, fetched.failure)]);
   const src = fetched.source;
@@ -138,7 +144,7 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
       const others = sources.value.sources.filter((s) => s.url !== url);
       const text = serializeSourcesFile({ version: 1, sources: [...others, next] });
       const sourcesChanged = text !== sources.text;
-      if (sourcesChanged) await writeFileAtomically(path.join(root, Layout.sources), text);
+      if (sourcesChanged) await writeRepoFile(root, Layout.sources, text);
       for (const op of plan.ops) {
         if (op.kind === 'append') doc.append(op.entry);
         else doc.replace(op.line, op.entry);

@@ -6,43 +6,31 @@
  * ours — is kept (issue 7: a local edit survives a re-pull). No path may leave the root, not
  * even through a symlinked folder that does not exist yet at the target.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { readIfExists, writeFileAtomically } from '../fs/atomic.js';
-import { normalizeRelative, relativePathProblem } from '../paths.js';
+import { normalizeRelative, relativePathProblem, resolveInsideRoot } from '../paths.js';
 import { bytesDigest, copiedFileDigest } from './digest.js';
 import type { PlannedFile } from './artifacts.js';
 import type { SourceFileRecord } from './sources-file.js';
 
-/** Absolute target of a repository-relative path, or why it is unsafe (symlinked ancestors included). */
+/**
+ * Absolute target of a repository-relative path, or why it is unsafe: the shared containment
+ * check every writer makes (src/paths.ts `resolveInsideRoot`), plus pull's own rule that a
+ * symlink at the target is never replaced, even one pointing inside.
+ */
 export function safeTarget(root: string, rel: string): { abs: string } | { problem: string } {
   const problem = relativePathProblem(rel);
   if (problem) return { problem };
-  const realRoot = realpathSync(root);
-  const abs = path.join(realRoot, normalizeRelative(rel));
+  const abs = path.join(root, normalizeRelative(rel));
   try {
     if (lstatSync(abs).isSymbolicLink()) return { problem: 'is a symlink here; not overwritten' };
   } catch {
     // absent: fine
   }
-  let dir = path.dirname(abs);
-  for (;;) {
-    let real: string | null = null;
-    try {
-      real = realpathSync(dir);
-    } catch {
-      real = null;
-    }
-    if (real !== null) {
-      const back = path.relative(realRoot, real);
-      if (back.startsWith('..') || path.isAbsolute(back)) return { problem: 'would leave the repository through a symlink' };
-      return { abs };
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return { problem: 'has no existing parent folder' };
-    dir = parent;
-  }
+  const inside = resolveInsideRoot(root, rel);
+  return 'problem' in inside ? { problem: inside.problem === 'leaves the repository through a symlink' ? 'would leave the repository through a symlink' : inside.problem } : { abs };
 }
 
 export type FileAction = 'created' | 'updated' | 'unchanged' | 'kept';
@@ -86,7 +74,7 @@ export async function writePlannedFiles(root: string, planned: readonly PlannedF
       diagnostics.push(diagnostic({ file: f.path, severity: 'info', ruleId: 'pull/kept-local-file', message: `${f.path} differs from the source's copy and was not written by the last pull; kept as it is` }));
       continue;
     }
-    if (!dryRun) await writeFileAtomically(target.abs, f.bytes);
+    if (!dryRun) await writeFileAtomically(target.abs, f.bytes, { display: f.path });
     files.push({ path: f.path, action: current === null ? 'created' : 'updated' });
     records.push({ path: f.path, digest });
   }

@@ -5,13 +5,13 @@
  * the ledger as it is then, so two concurrent producers never compute the same round.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomically, readIfExists, writeIfChanged } from '../fs/atomic.js';
+import { readIfExists } from '../fs/atomic.js';
+import { repoTarget, writeRepoFile, writeRepoFileIfChanged, WriteRefusedError } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
 import { reviewLedgerPath, reviewLockPath, reviewNotePath } from '../layout.js';
 import { packageFile } from '../package-root.js';
 import { worktreeFiles } from '../repo-files.js';
-import { eventLine } from './events.js';
+import { eventLine, parseLedger } from './events.js';
 import { foldEvents, readLedgerEvents, type ReviewFinding } from './ledger.js';
 import { fillTemplate, noteSlots } from './render.js';
 import type { ReviewEvent } from './types.js';
@@ -32,6 +32,17 @@ export function appendText(current: string, events: readonly ReviewEvent[]): str
   return `${current}${sep}${events.map((e) => `${eventLine(e)}\n`).join('')}`;
 }
 
+/**
+ * The appended lines, read back as the ledger reader will read them: a writer never appends a
+ * line `findings validate` would reject (WriteRefusedError → exit 1, nothing written).
+ */
+function refuseInvalidEvents(task: string, events: readonly ReviewEvent[]): void {
+  const file = reviewLedgerPath(task);
+  const parsed = parseLedger(events.map((e) => `${eventLine(e)}\n`).join(''), file, task);
+  const problem = parsed.diagnostics.find((d) => d.severity === 'error');
+  if (problem !== undefined) throw new WriteRefusedError(`refused to append to ${file}: ${problem.message}; nothing written`);
+}
+
 let noteTemplate: string | null = null;
 
 /** The note's Markdown for a task's findings. Pure given the template. */
@@ -49,26 +60,33 @@ export async function updateLedger<T extends { events: readonly ReviewEvent[] }>
   task: string,
   plan: (state: LedgerState) => T | Promise<T>,
 ): Promise<{ result: T; findings: ReviewFinding[] }> {
-  return withLock(path.join(root, reviewLockPath(task)), async () => {
-    const abs = path.join(root, reviewLedgerPath(task));
+  // Every target is checked before the lock file is even created (a symlinked folder or ledger).
+  const abs = repoTarget(root, reviewLedgerPath(task));
+  repoTarget(root, reviewNotePath(task));
+  return withLock(repoTarget(root, reviewLockPath(task)), async () => {
     const read = await readLedgerEvents(worktreeFiles(root), task);
     const state: LedgerState = { task, events: read.events, findings: foldEvents(read.events), diagnostics: read.diagnostics };
     const result = await plan(state);
     let findings = [...state.findings];
     if (result.events.length > 0) {
       const current = (await readIfExists(abs))?.toString('utf8') ?? '';
-      await writeFileAtomically(abs, appendText(current, result.events));
+      refuseInvalidEvents(task, result.events);
+      await writeRepoFile(root, reviewLedgerPath(task), appendText(current, result.events));
       findings = foldEvents([...read.events, ...result.events]);
-      await writeIfChanged(path.join(root, reviewNotePath(task)), renderNote(task, findings));
     }
+    // The note is regenerated even when nothing was appended: a run killed between the ledger
+    // append and the note rewrite left a stale note, and any later review command repairs it.
+    // A task with no ledger yet gets no note from a command that appended nothing.
+    if (read.exists || result.events.length > 0) await writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, findings));
     return { result, findings };
   });
 }
 
 /** Regenerates a task's note from its ledger (e.g. after a merge). */
 export async function regenerateNote(root: string, task: string): Promise<'created' | 'updated' | 'unchanged'> {
-  return withLock(path.join(root, reviewLockPath(task)), async () => {
+  repoTarget(root, reviewNotePath(task));
+  return withLock(repoTarget(root, reviewLockPath(task)), async () => {
     const read = await readLedgerEvents(worktreeFiles(root), task);
-    return writeIfChanged(path.join(root, reviewNotePath(task)), renderNote(task, foldEvents(read.events)));
+    return writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, foldEvents(read.events)));
   });
 }

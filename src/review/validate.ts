@@ -8,7 +8,7 @@ import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { resolveCommit } from '../git.js';
 import { blameLines, fileAtCommits, firstParent, prospectiveAuthorEmail, type LineOrigin } from '../git-review.js';
 import { splitLines } from '../jsonl.js';
-import { Layout, SAFE_ID } from '../layout.js';
+import { idFileNameProblem, Layout } from '../layout.js';
 import type { ValidateContext, ValidateTarget } from '../validate/index.js';
 import { eventLine, parseLedger } from './events.js';
 import { parseTask } from './ledger.js';
@@ -121,8 +121,8 @@ export async function validateLedgerTargets(targets: readonly ValidateTarget[], 
   const out: Diagnostic[] = [];
   for (const t of targets) {
     const task = baseName(t.file, '.jsonl');
-    if (!SAFE_ID.test(task)) {
-      out.push(diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${task}" is not a valid task id (${SAFE_ID.source})` }));
+    if (idFileNameProblem(task) !== null) {
+      out.push(diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${task}" is not a valid task id: it ${idFileNameProblem(task)!}` }));
       continue;
     }
     const { events, diagnostics } = parseLedger(t.text, t.file, task);
@@ -148,8 +148,8 @@ export async function validateTaskTargets(targets: readonly ValidateTarget[], ct
   const out: Diagnostic[] = [];
   for (const t of targets) {
     const id = baseName(t.file, '.json');
-    if (!SAFE_ID.test(id)) {
-      out.push(diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${id}" is not a valid task id (${SAFE_ID.source})` }));
+    if (idFileNameProblem(id) !== null) {
+      out.push(diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${id}" is not a valid task id: it ${idFileNameProblem(id)!}` }));
       continue;
     }
     out.push(...parseTask(t.text, t.file, id).diagnostics);

@@ -9,7 +9,7 @@ import { Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { readMany } from '../repo-files.js';
 
-export type TargetKind = 'registry' | 'artifact' | 'constraint-index' | 'review-ledger' | 'task' | 'roles' | 'candidates' | 'measurement' | 'sources' | 'config';
+export type TargetKind = 'registry' | 'artifact' | 'constraint-index' | 'review-ledger' | 'review-note' | 'task' | 'roles' | 'candidates' | 'measurement' | 'sources' | 'config';
 
 export interface ValidateTarget {
   readonly kind: TargetKind;
@@ -35,6 +35,7 @@ const VALIDATORS: Record<TargetKind, () => Promise<Validator>> = {
   artifact: async () => (await import('../../compiler/validate-artifacts.js')).validateArtifactTargets,
   'constraint-index': async () => (await import('../../compiler/validate-index.js')).validateIndexTargets,
   'review-ledger': async () => (await import('../review/validate.js')).validateLedgerTargets,
+  'review-note': async () => (await import('../review/note-check.js')).validateNoteTargets,
   task: async () => (await import('../review/validate.js')).validateTaskTargets,
   roles: async () => (await import('../review/validate.js')).validateRolesTargets,
   candidates: async () => (await import('./generated-files.js')).validateCandidateTargets,
@@ -43,7 +44,7 @@ const VALIDATORS: Record<TargetKind, () => Promise<Validator>> = {
   config: async () => (await import('./generated-files.js')).validateConfigTargets,
 };
 
-export const KIND_ORDER: readonly TargetKind[] = ['registry', 'artifact', 'constraint-index', 'review-ledger', 'task', 'roles', 'candidates', 'measurement', 'sources', 'config'];
+export const KIND_ORDER: readonly TargetKind[] = ['registry', 'artifact', 'constraint-index', 'review-ledger', 'review-note', 'task', 'roles', 'candidates', 'measurement', 'sources', 'config'];
 
 /** Classifies a path by name; null when validate has no rules for it. Pure. */
 export function classifyPath(file: string): TargetKind | null {
@@ -53,6 +54,7 @@ export function classifyPath(file: string): TargetKind | null {
   if (base === 'roles.json') return 'roles';
   if (dir.endsWith('tasks/') && base.endsWith('.json')) return 'task';
   if (dir.endsWith('reviews/') && base.endsWith('.jsonl')) return 'review-ledger';
+  if (dir.endsWith('.agents/reviews/') && base.endsWith('.md')) return 'review-note';
   if (base === 'candidates.jsonl') return 'candidates';
   if (base === 'sources.json' && dir.endsWith('findings/')) return 'sources';
   if (base === 'config.json' && dir.endsWith('.agents/')) return 'config';
@@ -81,7 +83,7 @@ export async function defaultTargets(files: RepoFiles): Promise<string[]> {
   for (const f of constraints) {
     if (f === Layout.constraintIndex || /^\.agents\/constraints\/measurements\/[^/]+\.json$/.test(f)) wanted.add(f);
   }
-  for (const f of reviews) if (/^\.agents\/reviews\/[^/]+\.jsonl$/.test(f)) wanted.add(f);
+  for (const f of reviews) if (/^\.agents\/reviews\/[^/]+\.(?:jsonl|md)$/.test(f)) wanted.add(f);
   for (const f of tasks) if (/^\.agents\/tasks\/[^/]+\.json$/.test(f)) wanted.add(f);
   if (agents.includes(Layout.roles)) wanted.add(Layout.roles);
   if (agents.includes(Layout.config)) wanted.add(Layout.config);

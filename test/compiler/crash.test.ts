@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConstraintIndex } from '../../src/constraints/index-file.js';
 import { BIN, GIT_ENV, makeRepo, runFindings } from '../helpers/repo.js';
+import { seededRandom } from '../helpers/seed.js';
 
 const N = 150;
 const line = (i: number): string =>
@@ -29,7 +30,7 @@ function killAfter(root: string, ms: number): Promise<void> {
   });
 }
 
-function assertNoHalfFiles(root: string, expected: Map<string, string>): void {
+function assertNoHalfFiles(root: string, expected: Map<string, string>, seed: number): void {
   for (const dir of ['.agents/findings', '.agents/planning-rules', '.agents/pre-mortem-checks']) {
     let names: string[] = [];
     try {
@@ -41,7 +42,7 @@ function assertNoHalfFiles(root: string, expected: Map<string, string>): void {
       if (!n.endsWith('.md')) continue;
       const rel = `${dir}/${n}`;
       const want = expected.get(rel);
-      if (want !== undefined) expect(readFileSync(path.join(root, rel), 'utf8'), rel).toBe(want);
+      if (want !== undefined) expect(readFileSync(path.join(root, rel), 'utf8'), `${rel} (seed ${seed})`).toBe(want);
     }
   }
   const idx = path.join(root, '.agents/constraints/index.json');
@@ -62,11 +63,11 @@ describe('crash safety', () => {
       for (const n of readdirSync(path.join(ref.root, dir))) if (n.endsWith('.md')) expected.set(`${dir}/${n}`, readFileSync(path.join(ref.root, dir, n), 'utf8'));
     }
     const repo = makeRepo({ '.agents/findings/registry.jsonl': Array.from({ length: N }, (_, i) => line(i)).join('') });
-    let seed = 12345;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Kill times come from a printed seed: FINDINGS_TEST_SEED=<seed> replays them.
+    const { seed, random } = seededRandom('compile SIGKILL test');
     for (let k = 0; k < 60; k += 1) {
       await killAfter(repo.root, 40 + Math.floor(random() * 400));
-      assertNoHalfFiles(repo.root, expected);
+      assertNoHalfFiles(repo.root, expected, seed);
       // Now and then, change the input so kills also land in "updated" and "removed" work.
       if (k % 10 === 5) repo.write('.agents/findings/registry.jsonl', Array.from({ length: N - (k % 3) }, (_, i) => line(i)).join(''));
     }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRegistry } from '../../src/registry/reader.js';
 import { BIN, FIXTURES, GIT_ENV, spawnFindings, tempDir } from '../helpers/repo.js';
 import { entry, line, REGISTRY } from './entries.js';
+import { seededRandom } from '../helpers/seed.js';
 
 const LOCK = '.agents/findings/registry.lock';
 
@@ -18,20 +19,12 @@ function deadPid(): number {
   return r.pid!;
 }
 
-/** A tiny deterministic PRNG, so a failing run can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 describe('crash safety', () => {
   it('SIGKILL at random moments (60 times) never leaves a partial line; every add that exited 0 is present', async () => {
     const root = tempDir('findings-crash-');
-    const seed = Number(process.env['CRASH_SEED'] ?? Date.now() % 100000);
-    const rand = prng(seed);
+    // Kill times come from a printed seed: FINDINGS_TEST_SEED=<seed> replays them.
+    const { seed, random: rand } = seededRandom('registry SIGKILL test');
     const succeeded = new Set<string>();
     const attempted = new Set<string>();
     // Calibrate on this machine, now: kill times then spread over 30 %–120 % of one add's duration,

@@ -10,11 +10,11 @@ import { isoSeconds, now } from '../../clock.js';
 import { hasErrors, type Diagnostic } from '../../diagnostics.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { withLock } from '../../fs/lock.js';
-import { writeFileAtomically } from '../../fs/atomic.js';
+import { repoTarget, writeRepoFile } from '../../fs/repo-write.js';
 import { resolveCommit, userEmail } from '../../git.js';
 import { stableStringify } from '../../json-stable.js';
 import { parseJsonDocument } from '../../jsonl.js';
-import { reviewLockPath, SAFE_ID, taskPath } from '../../layout.js';
+import { idFileNameProblem, reviewLockPath, taskPath } from '../../layout.js';
 import { formatDiagnostics } from '../../output/format.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { planPass, planResolutions, planWaiver, splitResolution, type ResolutionEntry } from '../../review/actions.js';
@@ -37,7 +37,8 @@ const PRODUCERS: readonly { name: string; origin: Origin; who: string }[] = [
 ];
 
 function taskArg(task: string): string {
-  if (!SAFE_ID.test(task)) throw new UsageError(`"${task}" is not a valid task id (${SAFE_ID.source})`);
+  const problem = idFileNameProblem(task);
+  if (problem !== null) throw new UsageError(`"${task}" is not a valid task id: it ${problem}`);
   return task;
 }
 
@@ -167,7 +168,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       const texts = opts.criterion.map((t) => t.trim()).filter((t) => t !== '');
       if (texts.length === 0) throw new UsageError('give at least one non-empty --criterion');
       const owner = opts.owner ?? (await userEmail(root)) ?? undefined;
-      await withLock(path.join(root, reviewLockPath(task)), async () => {
+      await withLock(repoTarget(root, reviewLockPath(task)), async () => {
         const checked = await readTaskChecked(worktreeFiles(root), task);
         if (hasErrors(checked.diagnostics)) {
           await report(io, checked.diagnostics);
@@ -179,7 +180,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         let n = criteria.reduce((m, c) => Math.max(m, Number(/^AC(\d+)$/.exec(c.id)?.[1] ?? 0)), 0);
         for (const text of texts) if (!criteria.some((c) => c.text === text)) criteria.push({ id: `AC${(n += 1)}`, text });
         const next: TaskFile = { id: task, criteria, ...(current.owner ?? owner ? { owner: (current.owner ?? owner)! } : {}), ...(opts.objective ?? current.objective ? { objective: (opts.objective ?? current.objective)! } : {}) };
-        await writeFileAtomically(path.join(root, taskPath(task)), stableStringify(next, ['id', 'owner', 'objective', 'criteria', 'text']));
+        await writeRepoFile(root, taskPath(task), stableStringify(next, ['id', 'owner', 'objective', 'criteria', 'text']));
         for (const c of criteria) io.stdout.write(`${c.id}  ${c.text}\n`);
       });
     });
@@ -258,7 +259,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       let findings: ReviewFinding[];
       let problems: string[] = [];
       if (entries.length > 0) ({ findings, problems } = await applyResolutions(io, root, task, entries, 'submit'));
-      else findings = (await readLedger(worktreeFiles(root), task)).findings;
+      else findings = (await updateLedger(root, task, () => ({ events: [] }))).findings; // appends nothing; repairs a stale note
       const open = findings.filter((f) => f.status === 'open');
       if (open.length > 0) {
         io.stderr.write(`findings review submit: refused: ${open.length} finding${open.length === 1 ? ' is' : 's are'} still open on task ${task}:\n`);

@@ -1,0 +1,72 @@
+/**
+ * Explicit assertions for compiler behaviours that golden files (regenerated from the code's own
+ * output) cannot pin: a negative fixture that matches gives no constraint, a superseded finding
+ * gives no outputs, and the index is ordered by constraint id.
+ */
+import { describe, expect, it } from 'vitest';
+import { REG } from './entries.js';
+import { makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
+
+function mechanical(id: string, detector: string, pos = `.agents/constraints/fixtures/${id}/bad.txt`, neg = `.agents/constraints/fixtures/${id}/good.txt`, extra = ''): string {
+  return [
+    '---', `id: "${id}"`, 'type: "finding"', 'date: "2026-01-02"', 'source_skill: "k"', 'source_artifact: "a.md"', `title: "T ${id}"`, 'summary: "S"', 'pattern: "P"',
+    'detection_question: "Q?"', 'checklist_item: "C."', 'severity: "significant"', 'detectability: "mechanical"', 'status: "active"',
+    'compiler_targets: ["plan", "constraint"]', 'scope_tags: ["test-gap"]', `dedup_key: "k|${id}|test-gap"`, 'applicable_when: ["test-gap"]', 'applicable_languages: []',
+    extra, 'compiler:', '  detector:', detector, '  evidence:', `    positive_refs: ["${pos}"]`, `    negative_control_refs: ["${neg}"]`, '---', '', 'Body.', '',
+  ].filter((l) => l !== '').join('\n');
+}
+
+function withFixtures(repo: TestRepo, id: string, bad = 'eval(1)\n', good = 'ok\n'): void {
+  repo.write(`.agents/constraints/fixtures/${id}/bad.txt`, bad);
+  repo.write(`.agents/constraints/fixtures/${id}/good.txt`, good);
+}
+
+const EVAL = '    kind: "regex"\n    pattern: "eval\\\\("';
+const compileJson = async (repo: TestRepo, ...args: string[]) => {
+  const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
+  return { code: r.code, ...(JSON.parse(r.stdout) as { diagnostics: { ruleId: string; severity: string; message: string; file: string }[]; changes: { path: string; action: string }[] }) };
+};
+const indexIds = (repo: TestRepo): string[] => (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string }[] }).constraints.map((c) => c.id);
+
+describe('compiler behaviours, asserted directly', () => {
+  it('a negative fixture that matches gives no constraint (replay refuses it)', async () => {
+    const repo = makeRepo({ '.agents/findings/f-m.md': mechanical('f-m', EVAL) });
+    withFixtures(repo, 'f-m', 'eval(1)\n', 'eval(2) — the negative control matches too\n');
+    const r = await compileJson(repo);
+    expect(r.diagnostics.filter((d) => d.ruleId === 'compiler/replay').map((d) => d.file)).toEqual(['.agents/findings/f-m.md']);
+    expect(indexIds(repo)).toEqual([]);
+    // The same finding with a clean negative control qualifies: the refusal above is the negative's doing.
+    withFixtures(repo, 'f-m');
+    await compileJson(repo);
+    expect(indexIds(repo)).toEqual(['c-f-m']);
+  });
+
+  it('a superseded finding gives no planning rule, pre-mortem check or constraint', async () => {
+    const repo = makeRepo({
+      '.agents/findings/registry.jsonl': REG('f-new') + REG('f-old', { status: 'superseded', superseded_by: 'f-new' }),
+      '.agents/findings/f-m.md': mechanical('f-m', EVAL).replace('status: "active"', 'status: "superseded"\nsuperseded_by: "f-new"'),
+    });
+    withFixtures(repo, 'f-m');
+    const r = await compileJson(repo);
+    const written = r.changes.map((c) => c.path);
+    expect(written.filter((p) => /\/f-(?:old|m)\.md$/.test(p) && !p.startsWith('.agents/findings/'))).toEqual([]);
+    expect(written).toContain('.agents/planning-rules/f-new.md');
+    for (const id of ['f-old', 'f-m']) {
+      expect(repo.exists(`.agents/planning-rules/${id}.md`)).toBe(false);
+      expect(repo.exists(`.agents/pre-mortem-checks/${id}.md`)).toBe(false);
+    }
+    expect(indexIds(repo)).toEqual([]);
+  });
+
+  it('orders the index by constraint id (code units), not by the order of the source files', async () => {
+    // `f-a-b.md` lists before `f-a.md` ('-' < '.'), but `c-f-a` sorts before `c-f-a-b`.
+    const ids = ['f-b', 'f-10', 'f-a', 'f-a-b', 'f-9', 'f-C'];
+    const repo = makeRepo();
+    for (const id of ids) {
+      repo.write(`.agents/findings/${id}.md`, mechanical(id, EVAL));
+      withFixtures(repo, id);
+    }
+    await compileJson(repo);
+    expect(indexIds(repo)).toEqual(['c-f-10', 'c-f-9', 'c-f-C', 'c-f-a', 'c-f-a-b', 'c-f-b']);
+  });
+});
