@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `findings constraint measure` over a generated history of COMMITS (10,000) commits, each
-// changing 1..10 files of ~2.5–4 KB (≈ 180 MB of changed blobs at full size), with CONSTRAINTS
+// changing 1..10 files of ~2.5–4.2 KB (≈ 180 MB of changed blobs at full size), with CONSTRAINTS
 // (5) shadow constraints. Through the real bin, peak RSS from /usr/bin/time. Floor, in the same
 // run: streaming the same history and every changed blob through git
 // (`git log --raw | git cat-file --batch`). A run over the newer half of the history
@@ -38,7 +38,7 @@ const markers = Array.from({ length: CONSTRAINTS }, (_, i) => `forbidden${i}`);
 
 function fileText(rand) {
   const lines = [];
-  const n = 40 + Math.floor(rand() * 30);
+  const n = 35 + Math.floor(rand() * 25); // ≈ 3.3 KB: ≈ 18 KB changed per commit, ≈ 180 MB per 10,000
   for (let i = 0; i < n; i += 1) {
     if (rand() < 0.04) lines.push(`  ${markers[Math.floor(rand() * markers.length)]}(value${i}); // flagged`);
     else lines.push(`  const value${i} = compute(${Math.floor(rand() * 100000)}, "some text to make the line longer");`);
@@ -78,7 +78,8 @@ async function build(dir) {
   );
 }
 
-const key = `measure-c${COMMITS}-k${CONSTRAINTS}`;
+// v2: the generator's version; bump it when the generated history changes.
+const key = `measure-v2-c${COMMITS}-k${CONSTRAINTS}`;
 const cache = await cachedRepo(key, build);
 const root = cache.dir;
 if (!cache.built) changedBytes = JSON.parse(readFileSync(`${root}.json`, 'utf8')).changedBytes;
