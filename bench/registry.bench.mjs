@@ -77,7 +77,8 @@ function best(args, cwd) {
   return out;
 }
 
-if (!existsSync(path.join(here, '..', 'dist', 'src', 'cli', 'main.js'))) execFileSync('npx', ['tsc', '-p', path.join(here, '..')], { stdio: 'inherit' });
+if (!existsSync(path.join(here, '..', 'dist', 'src', 'cli', 'main.js')))
+  execFileSync('npx', ['tsc', '-p', path.join(here, '..')], { stdio: 'inherit' });
 
 const rows = [];
 for (const n of SIZES) {
@@ -101,9 +102,13 @@ rows.forEach((row, i) => {
   const prev = rows[i - 1];
   const gv = prev ? fmt(row.v.ms / prev.v.ms, 1) : '';
   const gr = prev ? fmt(row.r.ms / prev.r.ms, 1) : '';
-  console.log(`| ${String(row.n).padStart(7)} | ${fmt(row.v.ms).padStart(11)} | ${fmt(row.v.rssMb).padStart(11)} | ${gv.padStart(5)} | ${fmt(row.r.ms).padStart(7)} | ${fmt(row.r.rssMb).padStart(7)} | ${gr.padStart(5)} |`);
+  console.log(
+    `| ${String(row.n).padStart(7)} | ${fmt(row.v.ms).padStart(11)} | ${fmt(row.v.rssMb).padStart(11)} | ${gv.padStart(5)} | ${fmt(row.r.ms).padStart(7)} | ${fmt(row.r.rssMb).padStart(7)} | ${gr.padStart(5)} |`,
+  );
 });
 const big = rows[rows.length - 1];
 const growth = rows.slice(1).map((row, i) => row.v.ms / rows[i].v.ms);
 const ok = big.v.ms < 3000 && !(big.v.rssMb >= 400) && growth.every((g) => g <= 12);
-console.log(`targets: 100k validate < 3000 ms (${fmt(big.v.ms)}), peak < 400 MB (${fmt(big.v.rssMb)}), growth ≤ 12× (${growth.map((g) => fmt(g, 1)).join(', ')}): ${ok ? 'met' : 'NOT met'}`);
+console.log(
+  `targets: 100k validate < 3000 ms (${fmt(big.v.ms)}), peak < 400 MB (${fmt(big.v.rssMb)}), growth ≤ 12× (${growth.map((g) => fmt(g, 1)).join(', ')}): ${ok ? 'met' : 'NOT met'}`,
+);

@@ -15,7 +15,15 @@ const BIN = path.join(here, '..', 'bin', 'findings.js');
 const N = 10_000;
 const OVERLAP = 2_000;
 const SHAPES = ['plan-shape', 'classifier', 'enum-parser', 'struct-change', 'pattern-matcher', 'validation-gap', 'test-gap', 'docs-drift'];
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', NO_COLOR: '1' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
+  NO_COLOR: '1',
+};
 
 function entry(repo, i, over = {}) {
   const shape = SHAPES[i % SHAPES.length];
@@ -62,9 +70,17 @@ function time(cwd, args) {
   return { ms, code: r.status, out: (r.stdout + r.stderr).trim().split('\n').pop() };
 }
 
-const a = repo('a', Array.from({ length: N }, (_, i) => entry('a', i)));
+const a = repo(
+  'a',
+  Array.from({ length: N }, (_, i) => entry('a', i)),
+);
 // B: 10,000 local entries; the first OVERLAP share a dedup_key with A's.
-const b = repo('b', Array.from({ length: N }, (_, i) => (i < OVERLAP ? { ...entry('a', i), id: `f-b-${String(i).padStart(6, '0')}`, checklist_item: 'B wording' } : entry('b', i))));
+const b = repo(
+  'b',
+  Array.from({ length: N }, (_, i) =>
+    i < OVERLAP ? { ...entry('a', i), id: `f-b-${String(i).padStart(6, '0')}`, checklist_item: 'B wording' } : entry('b', i),
+  ),
+);
 
 const rows = [];
 const run = (label, cwd, args, target) => {

@@ -24,15 +24,39 @@ function ledgerEvents(task, rounds, perRound) {
   let findings = [];
   for (let r = 0; r < rounds; r += 1) {
     const plan = planFiling({
-      task, origin: r % 2 ? 'pm' : 'qa', taskFile: null, source: 'bench', elementLines: [], issues: [], actor: 'qa@x.io', at: AT, existing: findings,
-      findings: Array.from({ length: perRound }, (_, i) => ({ file: `src/m${i}.ts`, line: i + 1, severity: i % 4 === 0 ? 'nit' : 'major', expected: `expected ${r}.${i}`, actual: `actual ${r}.${i}`, fix: 'change it' })),
+      task,
+      origin: r % 2 ? 'pm' : 'qa',
+      taskFile: null,
+      source: 'bench',
+      elementLines: [],
+      issues: [],
+      actor: 'qa@x.io',
+      at: AT,
+      existing: findings,
+      findings: Array.from({ length: perRound }, (_, i) => ({
+        file: `src/m${i}.ts`,
+        line: i + 1,
+        severity: i % 4 === 0 ? 'nit' : 'major',
+        expected: `expected ${r}.${i}`,
+        actual: `actual ${r}.${i}`,
+        fix: 'change it',
+      })),
     });
     events.push(...plan.events);
     findings = foldEvents(events);
   }
   const open = findings.filter((f) => f.status === 'open');
   const toResolve = open.filter((f, i) => f.severity !== 'nit' && i % 3 !== 1);
-  events.push(...planResolutions(task, toResolve.map((f) => ({ input: f.id, rev: 'HEAD', commit: SHA, note: 'fixed' })), findings, [], 'dev@x.io', AT).events);
+  events.push(
+    ...planResolutions(
+      task,
+      toResolve.map((f) => ({ input: f.id, rev: 'HEAD', commit: SHA, note: 'fixed' })),
+      findings,
+      [],
+      'dev@x.io',
+      AT,
+    ).events,
+  );
   findings = foldEvents(events);
   events.push(...planPass(task, 'qa', findings, 'qa@x.io', AT).events);
   for (const f of findings.filter((g) => g.severity === 'nit' && g.status === 'open')) {
@@ -68,14 +92,27 @@ let events = ledgerEvents('T-1', 1, 1);
 for (let rounds = 1; events.length < 10_000; rounds += 1) events = ledgerEvents('T-1', rounds, 10);
 events = events.slice(0, 10_000);
 const shuffled = [...events].reverse();
-row('foldEvents', `${events.length} events`, time(() => foldEvents(shuffled)), BUDGET_MS);
+row(
+  'foldEvents',
+  `${events.length} events`,
+  time(() => foldEvents(shuffled)),
+  BUDGET_MS,
+);
 const text = appendText('', events);
-row('parseLedger + foldEvents (schema per line)', `${events.length} lines`, time(() => foldEvents(parseLedger(text, '.agents/reviews/T-1.jsonl', 'T-1').events)), null);
+row(
+  'parseLedger + foldEvents (schema per line)',
+  `${events.length} lines`,
+  time(() => foldEvents(parseLedger(text, '.agents/reviews/T-1.jsonl', 'T-1').events)),
+  null,
+);
 
 // 2. The pre-push gate in a repository with 1,000 task ledgers.
 const root = mkdtempSync(path.join(tmpdir(), 'findings-review-bench-'));
 try {
-  const git = (...args) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).toString('utf8');
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).toString(
+      'utf8',
+    );
   git('init', '-q', '-b', 'main');
   git('config', 'user.email', 'b@x.io');
   git('config', 'user.name', 'Bench');
