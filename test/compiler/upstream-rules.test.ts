@@ -8,7 +8,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compiledDrift } from '../../compiler/drift.js';
 import { readRuleAsUpstream, sameRuleMeaning } from '../../compiler/upstream-rule.js';
+import { indexFiles } from '../../src/repo-files.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
 import { REG } from './entries.js';
 
@@ -140,6 +142,13 @@ describe('.agents/premortem-checks/ (the agentops folder name)', () => {
     expect((await compileJson(repo)).changes.filter((c) => c.path.includes('f-2026-05-09-009'))).toEqual([]);
     expect(repo.exists('.agents/premortem-checks/f-2026-05-09-009.md')).toBe(true);
     expect(await compileJson(repo, '--check')).toEqual({ code: 0, changes: [] });
+  });
+
+  it('the hooks see it too: drift on the staged content is empty once upstream\'s check is staged', async () => {
+    const repo = repoWith((p) => p === `.agents/premortem-checks/${ID}.md` || p.startsWith('.agents/planning-rules/'));
+    await compileJson(repo);
+    repo.git('add', '-A');
+    expect((await compiledDrift(indexFiles(repo.root))).drift).toEqual([]);
   });
 
   it('when both folders hold a check for one id, ours is the one compile keeps current', async () => {
