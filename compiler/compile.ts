@@ -19,7 +19,7 @@ import { readFrontMatterRemark } from './markdown.js';
 import { checkArtifact, findingKeyLine, idFromPath, normalizeTargets, type Finding } from './model.js';
 import { canonicalEntries, carryLifecycle, promotedFrontMatter, renderPromotedArtifact } from './promote.js';
 import { qualify, type FixtureSource } from './qualify.js';
-import { renderPlanningRule, renderPreMortemCheck } from './rules.js';
+import { ruleOutputs, upstreamChecksKept } from './rules.js';
 
 /** A memo of front-matter parses by file text (parsing is pure, so a hit is the same answer). */
 export interface ParseCache {
@@ -36,7 +36,10 @@ export interface CompileInputs {
   readonly fixtures: ReadonlyMap<string, FixtureSource>;
   /** Text of `.agents/constraints/index.json`, or null when absent. */
   readonly previousIndex: string | null;
-  /** Owned outputs present now (planning rules, pre-mortem checks) → bytes. */
+  /**
+   * Rule files present now → bytes: planning rules and pre-mortem checks (owned), and the
+   * agentops compiler's `.agents/premortem-checks/*.md` (read only, kept as they are).
+   */
   readonly existing: ReadonlyMap<string, Buffer | string>;
   readonly parseCache?: ParseCache;
 }
@@ -149,14 +152,7 @@ export function compile(inputs: CompileInputs): CompileResult {
       if (prev) entries.push(retiredEntry(prev));
       continue;
     }
-    if (f.targets.has('plan')) {
-      const r = renderPlanningRule(f);
-      outputs.set(r.path, r.text);
-    }
-    if (f.targets.has('pre-mortem')) {
-      const r = renderPreMortemCheck(f);
-      outputs.set(r.path, r.text);
-    }
+    for (const r of ruleOutputs(f, inputs.existing)) outputs.set(r.path, r.text);
     if (!f.targets.has('constraint')) continue;
     if (f.data.detectability !== 'mechanical') {
       diagnostics.push(diagnostic({ file: f.path, line: findingKeyLine(f, 'detectability'), severity: 'warning', ruleId: 'compiler/not-mechanical', message: 'the "constraint" target needs detectability: mechanical; no constraint is compiled' }));
@@ -169,6 +165,9 @@ export function compile(inputs: CompileInputs): CompileResult {
     }
     entries.push(qualifiedEntry(freshEntry(f, q.refs), prev));
   }
+
+  // Upstream's own pre-mortem-checks folder is read, never written (docs/compiler.md).
+  for (const r of upstreamChecksKept(inputs.existing)) outputs.set(r.path, r.text);
 
   // 4. An artifact that cannot be read keeps what it had, so one typo does not drop its rules.
   for (const id of broken) {

@@ -12,6 +12,7 @@ import { parseArtifact, type CompileInputs, type ParseCache } from './compile.js
 import { memoryParseCache } from './parse-cache.js';
 import { checkArtifact, isArtifactPath } from './model.js';
 import { fixtureRefs, type FixtureSource } from './qualify.js';
+import { isUpstreamCheckPath, UPSTREAM_PRE_MORTEM_CHECKS_DIR } from './rules.js';
 
 /** Owned Markdown outputs: `.md` files directly in the planning-rules and pre-mortem-checks folders. */
 export function isOwnedRulePath(file: string): boolean {
@@ -73,14 +74,16 @@ export async function loadCompileInputs(files: RepoFiles, parseCache: ParseCache
   // registry is bad input (exit 2), so read it here and let the error through.
   const registryBytes = await files.read(Layout.registry);
   const registryFiles: RepoFiles = { ...files, read: async (f) => (f === Layout.registry ? registryBytes : files.read(f)) };
-  const [registry, findingFiles, plans, checks] = await Promise.all([
+  const [registry, findingFiles, plans, checks, upstreamChecks] = await Promise.all([
     readRegistry(registryFiles),
     files.list(Layout.findingsDir),
     files.list(Layout.planningRulesDir),
     files.list(Layout.preMortemChecksDir),
+    // The agentops compiler's folder name for the same checks (docs/compiler.md).
+    files.list(UPSTREAM_PRE_MORTEM_CHECKS_DIR),
   ]);
   const artifactPaths = findingFiles.filter(isArtifactPath);
-  const rulePaths = [...plans, ...checks].filter(isOwnedRulePath);
+  const rulePaths = [...[...plans, ...checks].filter(isOwnedRulePath), ...upstreamChecks.filter(isUpstreamCheckPath)];
   const contents = await readMany(files, [...artifactPaths, ...rulePaths, Layout.constraintIndex]);
   const artifacts = new Map<string, Buffer>();
   const refs = new Set<string>();

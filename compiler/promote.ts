@@ -6,7 +6,7 @@
  */
 import { compareStrings, diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { artifactPath, Layout } from '../src/layout.js';
-import type { RegistryLine } from '../src/registry/reader.js';
+import { latestById, type RegistryLine } from '../src/registry/reader.js';
 import type { ArtifactFrontMatter, RegistryEntry } from '../src/types.js';
 import { inlineText, listText, renderTemplate, template, yamlValue } from './render.js';
 
@@ -19,7 +19,9 @@ import { inlineText, listText, renderTemplate, template, yamlValue } from './ren
  */
 export function canonicalEntries(lines: readonly RegistryLine[]): { entries: RegistryLine[]; diagnostics: Diagnostic[] } {
   const byKey = new Map<string, RegistryLine>();
-  for (const l of lines) {
+  // An appended line with the same id is that finding's newer state (docs/registry.md
+  // "Appended updates"); readRegistry already keeps only it, this holds for any caller.
+  for (const l of latestById(lines)) {
     const held = byKey.get(l.entry.dedup_key);
     if (held === undefined || held.entry.status !== 'active') byKey.set(l.entry.dedup_key, l);
   }

@@ -5,6 +5,7 @@
  */
 import { compareStrings } from '../diagnostics.js';
 import type { RegistryEntry } from '../types.js';
+import { latestById } from './latest.js';
 
 /** The contract's default cap on the injected set. */
 export const DEFAULT_LIMIT = 5;
@@ -211,11 +212,15 @@ export function compareRanked(a: RankedEntry, b: RankedEntry): number {
   );
 }
 
-/** Ranks the active entries for a query and returns at most `limit` of them. */
+/**
+ * Ranks the active entries for a query and returns at most `limit` of them. `entries` are in file
+ * order; of several with one id only the last counts (an appended update, docs/registry.md).
+ */
 export function rankEntries(entries: readonly RegistryEntry[], q: RankQuery = {}): RankedEntry[] {
   const limit = q.limit ?? DEFAULT_LIMIT;
   const prepared = prepare(q);
-  return entries
+  return latestById(entries.map((entry) => ({ entry })))
+    .map((l) => l.entry)
     .filter((e) => e.status === 'active')
     .map((entry) => ({ entry, match: score(entry, prepared) }))
     .sort(compareRanked)

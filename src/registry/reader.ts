@@ -11,7 +11,10 @@ import { isPlainObject, parseLine, splitLines, type RawLine } from '../jsonl.js'
 import { Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { validate } from '../schema.js';
+import { latestById } from './latest.js';
 import { schemaMessage } from './rules.js';
+
+export { latestById };
 import type { RegistryEntry } from '../types.js';
 
 export interface RegistryLine {
@@ -93,6 +96,10 @@ export function problemWarnings(file: string, problems: readonly RegistryProblem
   return out;
 }
 
+/**
+ * A registry as commands read it. `entries` holds one line per id, the latest (latestById), so
+ * an appended update wins in compile, rank, ttl and explain; `lines`/`problems` stay complete.
+ */
 export interface RegistryRead extends ParsedRegistry {
   readonly exists: boolean;
   readonly warnings: readonly Diagnostic[];
@@ -158,5 +165,5 @@ export async function readRegistry(files: RepoFiles, file: string = Layout.regis
     return problem === null ? { ...EMPTY, exists: false, warnings: [] } : unreadable(file, problem);
   }
   const parsed = parseRegistry(data.toString('utf8'));
-  return { ...parsed, exists: true, warnings: problemWarnings(file, parsed.problems) };
+  return { ...parsed, entries: latestById(parsed.entries), exists: true, warnings: problemWarnings(file, parsed.problems) };
 }

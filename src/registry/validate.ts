@@ -40,9 +40,10 @@ function jsonErrorColumn(error: unknown): number {
 export function validateRegistryText(file: string, text: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const check = validator('finding-registry');
-  const firstId = new Map<string, number>();
   const firstIdLower = new Map<string, { id: string; line: number }>();
-  const activeKey = new Map<string, number>();
+  // Per id: its latest line and that line's dedup_key (an appended update is compared with it).
+  const lastOfId = new Map<string, { line: number; key: unknown }>();
+  const actives: { line: number; id: string | null; key: string }[] = [];
   const pendingSupersede: { line: number; id: string; target: string }[] = [];
 
   const yamlLines = leadingYamlBlock(splitLines(text.slice(0, 64 * 1024)).slice(0, 200));
@@ -85,16 +86,14 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
       const sameButCase = firstIdLower.get(id.toLowerCase());
       if (sameButCase !== undefined && sameButCase.id !== id) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/case-clash', message: `id "${id}" differs from "${sameButCase.id}" (line ${sameButCase.line}) only in case (they would be one file on Windows and macOS)` }));
       else if (sameButCase === undefined) firstIdLower.set(id.toLowerCase(), { id, line: n });
-      const earlier = firstId.get(id);
-      if (earlier !== undefined) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/duplicate-id', message: `id "${id}" is already used on line ${earlier}` }));
-      else firstId.set(id, n);
     }
     const key = value['dedup_key'];
-    if (value['status'] === 'active' && typeof key === 'string') {
-      const earlier = activeKey.get(key);
-      if (earlier !== undefined) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/duplicate-dedup-key', message: `dedup_key "${key}" is already active on line ${earlier}; merge the two lines or retire one` }));
-      else activeKey.set(key, n);
+    if (typeof id === 'string') {
+      const earlier = lastOfId.get(id);
+      if (earlier !== undefined) out.push(repeatedId(file, n, id, earlier, key));
+      lastOfId.set(id, { line: n, key });
     }
+    if (value['status'] === 'active' && typeof key === 'string') actives.push({ line: n, id: typeof id === 'string' ? id : null, key });
     if (superseded) {
       // Existence is checked after the pass: the replacement may come later in the file.
       const problem = supersededByProblem(value, () => true);
@@ -107,11 +106,41 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
     }
   });
 
+  // Two active lines share a dedup_key only if both are still their finding's latest state: an
+  // older line of an id that was updated by appending (e.g. to retire it) no longer counts.
+  const activeKey = new Map<string, number>();
+  for (const a of actives) {
+    if (a.id !== null && lastOfId.get(a.id)?.line !== a.line) continue;
+    const earlier = activeKey.get(a.key);
+    if (earlier !== undefined) out.push(diagnostic({ file, line: a.line, column: 1, ruleId: 'registry/duplicate-dedup-key', message: `dedup_key "${a.key}" is already active on line ${earlier}; merge the two lines or retire one` }));
+    else activeKey.set(a.key, a.line);
+  }
+
   // The replacement may come later in the file, so these are checked after the pass.
   for (const p of pendingSupersede) {
-    if (!firstId.has(p.target)) out.push(diagnostic({ file, line: p.line, column: 1, ruleId: 'registry/superseded-by', message: `superseded_by "${p.target}" names no entry in this registry` }));
+    if (!lastOfId.has(p.target)) out.push(diagnostic({ file, line: p.line, column: 1, ruleId: 'registry/superseded-by', message: `superseded_by "${p.target}" names no entry in this registry` }));
   }
   return sortDiagnostics(out);
+}
+
+/**
+ * A second line with an id already used. With the same dedup_key it is an appended update — how
+ * the agentops writers change a finding, and what every reader here takes as its newer state
+ * (docs/registry.md "Appended updates") — so only a warning naming both lines. With another
+ * dedup_key the two lines describe different findings under one id: still an error.
+ */
+function repeatedId(file: string, line: number, id: string, earlier: { line: number; key: unknown }, key: unknown): Diagnostic {
+  if (earlier.key === key) {
+    return diagnostic({
+      file,
+      line,
+      column: 1,
+      severity: 'warning',
+      ruleId: 'registry/appended-update',
+      message: `line ${line} repeats id "${id}" of line ${earlier.line}: line ${line} is read as the finding's newer state and line ${earlier.line} is ignored; \`findings add\` would merge them into one line`,
+    });
+  }
+  return diagnostic({ file, line, column: 1, ruleId: 'registry/duplicate-id', message: `id "${id}" is already used on line ${earlier.line} with another dedup_key` });
 }
 
 /** The validator `findings validate` routes registry files to (src/validate/index.ts). */

@@ -1,13 +1,18 @@
 /**
- * The finding-shape rules (contract: "The Finding shape"), as pure functions. The same rules
- * judge a `--findings` file before anything is written and a `filed` line in `findings validate`.
+ * The finding-shape rules (contract: "The Finding shape"), as pure functions. checkFinding judges
+ * a finding when it is filed, as roboco validates it (docs/review.md "Differences from roboco");
+ * `findings validate` judges committed `filed` lines with the structural part only (limits,
+ * findingFileProblem), so history filed before a rule was added stays valid.
  */
 import { isPlainObject } from '../jsonl.js';
 import { normalizeRelative, relativePathProblem } from '../paths.js';
 import { SEVERITIES, type FindingBody, type Severity, type TaskFile } from './types.js';
 
-/** Limits in Unicode code points (contract: "<=300 chars" etc.), not UTF-16 code units. */
-export const LIMITS = { expected: 300, actual: 300, fix: 500, evidence: 2000 } as const;
+/**
+ * Limits in Unicode code points (contract: "<=300 chars" etc.), not UTF-16 code units. `file`'s
+ * limit is roboco's and applies when a finding is filed (filedFileProblem).
+ */
+export const LIMITS = { expected: 300, actual: 300, fix: 500, evidence: 2000, file: 300 } as const;
 
 /** Count guard (contract: "Count guard"): above SOFT warns, above HARD is refused. */
 export const COUNT_SOFT = 5;
@@ -33,6 +38,31 @@ export function findingFileProblem(file: string): string | null {
   const problem = relativePathProblem(file);
   if (problem) return problem;
   if (normalizeRelative(file) === '') return 'names no file';
+  return null;
+}
+
+/**
+ * `file` values that say "no file" (squashed, any case): `none`, `n/a`, `TBD`, `unknown`… Narrower
+ * than isPlaceholder on purpose: `TODO`, `test` or `notes` can be real file names.
+ */
+const FILE_PLACEHOLDERS = new Set(['none', 'na', 'tbd', 'tba', 'tbc', 'unknown', 'null', 'nil', 'undefined', 'nofile', 'notapplicable', 'unspecified']);
+
+/**
+ * The rules roboco applies to `file` when a finding is filed, on top of findingFileProblem: at
+ * most 300 code points; not a placeholder; the shape of a repository path — no `~` (a home
+ * folder), no `#` (a URL fragment or `a.py#L10`: the line goes in `line`), and not prose (spaces,
+ * but neither a `/` nor a file extension: `the description in the PR`). Only at filing: the ledger
+ * is append-only, so `findings validate` keeps accepting lines filed before these rules
+ * (docs/review.md "Differences from roboco"). Pure.
+ */
+export function filedFileProblem(file: string): string | null {
+  const n = codePoints(file);
+  if (n > LIMITS.file) return `is ${n} characters long; at most ${LIMITS.file} allowed`;
+  const squashed = file.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (squashed === '' || FILE_PLACEHOLDERS.has(squashed)) return 'is a placeholder, not a path: leave "file" out when no file applies';
+  if (file.includes('~')) return 'contains "~": give the path relative to the repository root';
+  if (file.includes('#')) return 'contains "#": give the path only, and the line number in "line"';
+  if (/\s/u.test(file) && !file.includes('/') && !/\.[\p{L}\p{N}]+$/u.test(file)) return 'reads as prose, not a repository path: name the file (e.g. src/app.py) or leave "file" out';
   return null;
 }
 
@@ -83,6 +113,11 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
       problems.push({ field: key, message: 'must not be empty' });
       return null;
     }
+    // The same placeholder list as reasons and waiver notes (roboco: "wip", "n/a", "?"…).
+    if (isPlaceholder(v)) {
+      problems.push({ field: key, message: `${JSON.stringify(v)} is a placeholder: say what ${key === 'expected' ? 'should happen' : 'happens instead'}` });
+      return null;
+    }
     const n = codePoints(v);
     if (n > LIMITS[key]) problems.push({ field: key, message: `is ${n} characters long; at most ${LIMITS[key]} allowed` });
     return v;
@@ -97,7 +132,11 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
       problems.push({ field: key, message: 'must be a string' });
       return null;
     }
-    if (v.trim() === '') return null;
+    if (v.trim() === '') {
+      // roboco refuses `fix: ""` rather than reading it as "no fix"; leave the field out instead.
+      if (key === 'fix') problems.push({ field: key, message: 'must not be empty: leave "fix" out (or null) when there is none' });
+      return null;
+    }
     const n = codePoints(v);
     if (n > LIMITS[key]) problems.push({ field: key, message: `is ${n} characters long; at most ${LIMITS[key]} allowed` });
     return v;
@@ -110,7 +149,7 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
   if (rawFile !== null) {
     if (typeof rawFile !== 'string') problems.push({ field: 'file', message: 'must be a string' });
     else {
-      const p = controlCharProblem(rawFile) ?? findingFileProblem(rawFile);
+      const p = controlCharProblem(rawFile) ?? findingFileProblem(rawFile) ?? filedFileProblem(rawFile);
       if (p) problems.push({ field: 'file', message: `${JSON.stringify(rawFile)} ${p}` });
       else file = normalizeRelative(rawFile);
     }

@@ -64,6 +64,7 @@ export function planFiling(input: FilingInput): FilingPlan {
   }
   input.issues.forEach((text, i) => {
     if (text.trim() === '') refuse(0, 'review/invalid-finding', `--issue[${i}]: must not be empty`, '--issue');
+    else if (isPlaceholder(text)) refuse(0, 'review/invalid-finding', `--issue[${i}]: ${JSON.stringify(text)} is a placeholder: say what is wrong`, '--issue');
     else if (codePoints(text) > LIMITS.actual) refuse(0, 'review/invalid-finding', `--issue[${i}]: is ${codePoints(text)} characters long; at most ${LIMITS.actual} allowed`, '--issue');
     else bodies.push({ file: null, line: null, severity: 'major', criterion: null, expected: LEGACY_EXPECTED, actual: text, fix: null, evidence: null, class: null });
   });
@@ -96,8 +97,34 @@ export function planFiling(input: FilingInput): FilingPlan {
   return { events, filed: foldEvents(events), diagnostics };
 }
 
-/** The CEO's rejection reason as the one finding of a `ceo` round, or the reason it is refused. */
-export function ceoFinding(reason: string): { finding: Record<string, unknown> } | { problem: string } {
-  if (isPlaceholder(reason)) return { problem: `--reason ${JSON.stringify(reason)} is empty or a placeholder: say what must change for sign-off` };
-  return { finding: { severity: 'blocker', expected: CEO_EXPECTED, actual: reason.trim() } };
+/**
+ * `text` cut to at most `limit` code points, ending in `…[N chars omitted]` (N code points left
+ * out), as roboco cuts a long CEO reason. Text within the limit is returned unchanged. Pure.
+ */
+export function cutWithMarker(text: string, limit: number): string {
+  const points = [...text];
+  if (points.length <= limit) return text;
+  // The marker's length depends on N's digits, and N on the marker's length: grow N until it fits.
+  let omitted = points.length - limit;
+  for (;;) {
+    const marker = `…[${omitted} chars omitted]`;
+    const keep = limit - codePoints(marker);
+    if (points.length - keep === omitted) return points.slice(0, keep).join('') + marker;
+    omitted = points.length - keep;
+  }
+}
+
+/**
+ * The CEO's rejection reason as the one finding of a `ceo` round, or the reason it is refused
+ * (rule id `review/invalid-reason`). A reason over 300 code points is kept whole in `evidence`
+ * (at most 2,000) and cut in `actual`, as roboco does.
+ */
+export function ceoFinding(reason: string): { finding: Record<string, unknown> } | { problem: string; ruleId: string } {
+  const ruleId = 'review/invalid-reason';
+  if (isPlaceholder(reason)) return { ruleId, problem: `--reason ${JSON.stringify(reason)} is empty or a placeholder: say what must change for sign-off` };
+  const text = reason.trim();
+  const n = codePoints(text);
+  if (n > LIMITS.evidence) return { ruleId, problem: `--reason is ${n} characters long; at most ${LIMITS.evidence} allowed` };
+  if (n <= LIMITS.actual) return { finding: { severity: 'blocker', expected: CEO_EXPECTED, actual: text } };
+  return { finding: { severity: 'blocker', expected: CEO_EXPECTED, actual: cutWithMarker(text, LIMITS.actual), evidence: text } };
 }

@@ -105,7 +105,7 @@ describe('the agentops registry', () => {
 
 describe('findings validate on the registry', () => {
   it('exits 0 with warnings only, and validates explicit paths', async () => {
-    const repo = makeRepo({ [REGISTRY]: jsonl(entry({ dedup_key: 'docs-drift|x|test-gap' })), 'other.jsonl': jsonl(entry(), entry()) });
+    const repo = makeRepo({ [REGISTRY]: jsonl(entry({ dedup_key: 'docs-drift|x|test-gap' })), 'other.jsonl': jsonl(entry(), entry({ pattern: 'Another one' })) });
     const r = await runFindings(['validate', '--root', repo.root], { cwd: repo.root });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('registry/dedup-key-mismatch');

@@ -48,7 +48,7 @@ describe('findings review: producers', () => {
 
   it('reads --findings - from standard input', async () => {
     const r = repo();
-    const res = await run(r, ['request-changes', 'T-1', '--findings', '-'], {}, JSON.stringify([{ severity: 'nit', expected: 'e', actual: 'a' }]));
+    const res = await run(r, ['request-changes', 'T-1', '--findings', '-'], {}, JSON.stringify([{ severity: 'nit', expected: 'e', actual: 'got 200' }]));
     expect(res.code).toBe(0);
     expect(ids(res.stdout)).toHaveLength(1);
   });

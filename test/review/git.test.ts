@@ -74,7 +74,7 @@ describe('the push gate (reviewPushGate) on real commits', () => {
 
   it('finds the task from a Task: trailer and from a configured branch pattern', async () => {
     const r = repo();
-    await run(r, ['fail', 'T-1', '--issue', 'x']);
+    await run(r, ['fail', 'T-1', '--issue', 'retry is missing']);
     r.git('add', '-A');
     r.git('commit', '-q', '-m', 'work\n\nTask: T-1');
     expect(await gate(r, 'refs/heads/main')).toHaveLength(1);

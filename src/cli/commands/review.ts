@@ -18,7 +18,6 @@ import { idFileNameProblem, reviewLockPath, taskPath } from '../../layout.js';
 import { formatDiagnostics } from '../../output/format.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { planPass, planResolutions, planWaiver, splitResolution, type ResolutionEntry } from '../../review/actions.js';
-import { codePoints, LIMITS } from '../../review/finding-rules.js';
 import { matchId } from '../../review/ids.js';
 import { arrayElementLines } from '../../review/json-positions.js';
 import { readAllLedgers, readLedger, readTaskChecked, type ReviewFinding } from '../../review/ledger.js';
@@ -226,7 +225,6 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         exit = ExitCode.Failed;
       };
       if ('problem' in made) return refuse(made.problem);
-      if (codePoints(opts.reason.trim()) > LIMITS.actual) return refuse(`--reason is ${codePoints(opts.reason.trim())} characters long; at most ${LIMITS.actual} allowed`);
       const actor = await userEmail(root);
       const { roles } = await readRoles(worktreeFiles(root));
       if (!holdsRole(roles, 'ceo', actor)) return refuse(`${actor ?? '(git config user.email is not set)'} is not listed under "ceo" in .agents/roles.json`);

@@ -14,6 +14,7 @@ import { enforcementFor } from '../../constraints/index-file.js';
 import { Layout, taskPath } from '../../layout.js';
 import { summarize } from '../../lifecycle/measurement.js';
 import { classOf } from '../../recur/classify.js';
+import { latestById } from '../../registry/latest.js';
 import type { RegistryLine } from '../../registry/reader.js';
 import { matchId } from '../../review/ids.js';
 import type { ReviewFinding } from '../../review/ledger.js';
@@ -202,16 +203,20 @@ export const EXPLAIN_SHAPE: KeyShape = {
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function latestById(registry: readonly RegistryLine[], id: string): RegistryLine | undefined {
+/** The last line with this id: a later line is the finding's newer state (docs/registry.md "Appended updates"). */
+function latestOfId(registry: readonly RegistryLine[], id: string): RegistryLine | undefined {
   let found: RegistryLine | undefined;
   for (const l of registry) if (l.entry.id === id) found = l;
   return found;
 }
 
-/** The active line with this dedup key, else the latest (the registry document's rule). */
+/**
+ * The active line with this dedup key, else the latest (the registry document's rule), among
+ * each id's latest line only: an older line of an id updated by appending is not its state.
+ */
 function byDedupKey(registry: readonly RegistryLine[], key: string): RegistryLine | undefined {
   let latest: RegistryLine | undefined;
-  for (const l of registry) {
+  for (const l of latestById(registry)) {
     if (l.entry.dedup_key !== key) continue;
     if (l.entry.status === 'active') return l;
     latest = l;
@@ -313,7 +318,7 @@ export async function explain(src: ExplainSources, query: string): Promise<Expla
   if (constraint !== undefined) {
     matched = 'constraint';
     findingId = constraint.finding_id;
-  } else if (latestById(src.registry, q) !== undefined || constraints.some((c) => c.finding_id === q) || (await src.artifact(q)) !== null) {
+  } else if (latestOfId(src.registry, q) !== undefined || constraints.some((c) => c.finding_id === q) || (await src.artifact(q)) !== null) {
     matched = 'finding';
     findingId = q;
   } else if ((candidate = src.candidates.find((c) => c.class_key === q)) !== undefined) {
@@ -341,12 +346,12 @@ export async function explain(src: ExplainSources, query: string): Promise<Expla
   if (findingId === null && candidate !== undefined) {
     const key = str(candidate.proposed_entry.dedup_key);
     const pid = str(candidate.proposed_entry.id);
-    registryLine = (key !== null ? byDedupKey(src.registry, key) : undefined) ?? (pid !== null ? latestById(src.registry, pid) : undefined);
+    registryLine = (key !== null ? byDedupKey(src.registry, key) : undefined) ?? (pid !== null ? latestOfId(src.registry, pid) : undefined);
     findingId = registryLine?.entry.id ?? (pid !== null && (constraints.some((c) => c.finding_id === pid) || (await src.artifact(pid)) !== null) ? pid : null);
   }
   let artifact = null;
   if (findingId !== null) {
-    registryLine ??= latestById(src.registry, findingId);
+    registryLine ??= latestOfId(src.registry, findingId);
     constraint ??= constraints.find((c) => c.finding_id === findingId);
     artifact = await src.artifact(findingId);
     const dedupKey = registryLine?.entry.dedup_key ?? str(artifact?.data['dedup_key']);
