@@ -97,6 +97,8 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
 export interface Hit {
   /** 1-based line of the match start. */
   readonly line: number;
+  /** 1-based line of the match's last character (= line for a one-line match). */
+  readonly endLine: number;
   /** 1-based column (UTF-16 code units, as ESLint). */
   readonly column: number;
   /** The matched text, truncated to 200 code units. */
@@ -148,14 +150,18 @@ export function evaluate(matcher: Matcher, text: string, options: EvaluateOption
   if (matcher.mode === 'must_contain') {
     const found = m.find();
     if (performance.now() - started > budgetMs) return { hits: [], error: overrun };
-    return { hits: found ? [] : [{ line: 1, column: 1, match: '' }] };
+    return { hits: found ? [] : [{ line: 1, endLine: 1, column: 1, match: '' }] };
   }
   const hits: Hit[] = [];
   let starts: number[] | null = null;
   while (m.find()) {
     starts ??= lineStartsOf(text);
-    const { line, column } = position(starts, m.start());
-    hits.push({ line, column, match: (m.group() ?? '').slice(0, 200) });
+    const start = m.start();
+    const end = m.end();
+    const { line, column } = position(starts, start);
+    // The last character's line, so a hit spanning `try:\n    pass` covers both lines.
+    const endLine = end > start ? position(starts, end - 1).line : line;
+    hits.push({ line, endLine, column, match: (m.group() ?? '').slice(0, 200) });
     if (hits.length >= maxHits) break;
     if (performance.now() - started > budgetMs) return { hits, error: overrun };
   }
