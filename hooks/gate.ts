@@ -145,12 +145,16 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
   const files = allFiles.filter((f) => !isGateExempt(f.path));
   const prepared = applicableConstraints(index, options.skip).map(prepare);
   // One linear pass per file tells which patterns occur at all; only those are evaluated.
+  evaluator.warm(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])), files.reduce((n, f) => Math.max(n, f.text.length), 0), options.budgetMs);
   const prefilter = buildPrefilter(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])));
-  const occurring = new Map<string, ReadonlySet<Matcher>>();
-  const occurs = (f: CheckedFile, m: Matcher): boolean => {
-    let found = occurring.get(f.path);
-    if (!found) occurring.set(f.path, (found = prefilter.matching(f.text)));
-    return found.has(m);
+  const decided = new Map<string, ReadonlyMap<Matcher, boolean>>();
+  /** True when the prefilter knows for sure the file has nothing to report for this matcher. */
+  const ruledOut = (f: CheckedFile, m: Matcher): boolean => {
+    let known = decided.get(f.path);
+    if (!known) decided.set(f.path, (known = prefilter.decide(f.text)));
+    const occurs = known.get(m);
+    // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
+    return occurs !== undefined && occurs === (m.mode === 'must_contain');
   };
   for (const p of prepared) {
     const c = p.entry;
@@ -173,8 +177,7 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
       continue;
     }
     for (const f of mine) {
-      // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
-      if (occurs(f, p.matcher) === (p.matcher.mode === 'must_contain')) continue;
+      if (ruledOut(f, p.matcher)) continue;
       const result = await evaluator.evaluate(p.matcher, f.text, options.budgetMs);
       if (result.error) {
         out.push(evaluationError(f.path, 0, result.error));

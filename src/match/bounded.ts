@@ -39,6 +39,11 @@ export class BoundedEvaluator {
   private ready: Promise<void> | null = null;
   private nextId = 1;
 
+  /** Starts the worker now when some evaluation ahead will need it, so its start overlaps other work. */
+  warm(matchers: readonly Matcher[], longestText: number, budgetMs: number): void {
+    if (matchers.some((m) => !fitsInline(m, longestText, budgetMs))) this.start();
+  }
+
   /** Inline when the worst case fits the budget, else in the worker (terminated at the budget). */
   async evaluate(matcher: Matcher, text: string, budgetMs: number, maxHits = 1000): Promise<Evaluation> {
     if (fitsInline(matcher, text.length, budgetMs)) return evaluate(matcher, text, { budgetMs, maxHits });
@@ -55,6 +60,8 @@ export class BoundedEvaluator {
         worker.once('message', () => resolve());
         worker.once('error', reject);
       });
+      // A warmed worker may never be asked for anything; its failure is reported when it is.
+      this.ready.catch(() => undefined);
     }
     return { worker: this.worker, ready: this.ready };
   }

@@ -58,19 +58,24 @@ function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem:
 
 /** Why a pattern may not be used, or null. Pure. */
 export function patternProblem(pattern: string, flags = ''): string | null {
-  if (!ALLOWED_FLAGS.test(flags)) return `flags "${flags}" are not allowed (use a subset of i, m, s, u)`;
+  const checked = checkPattern(pattern, flags);
+  return 'problem' in checked ? checked.problem : null;
+}
+
+/** The pattern compiled for re2js, or why it may not be used (one compile serves both). */
+function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { problem: string } {
+  if (!ALLOWED_FLAGS.test(flags)) return { problem: `flags "${flags}" are not allowed (use a subset of i, m, s, u)` };
   try {
     new RegExp(pattern, `${flags}g`);
   } catch (error) {
-    return `pattern does not compile: ${error instanceof Error ? error.message : String(error)}`;
+    return { problem: `pattern does not compile: ${error instanceof Error ? error.message : String(error)}` };
   }
   // safe-regex2's parser does not know lookbehind (and calls every such pattern unsafe); re2js
   // runs those in linear time anyway.
   if (!/\(\?<[=!]/.test(pattern) && !safeRegex(pattern)) {
-    return 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier';
+    return { problem: 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier' };
   }
-  const compiled = compileRe2(pattern, flags);
-  return 'problem' in compiled ? compiled.problem : null;
+  return compileRe2(pattern, flags);
 }
 
 /** Compiles a detector (regex or content_pattern). Other kinds are advisory-only and refused here. */
@@ -80,8 +85,8 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
   }
   if (typeof spec.pattern !== 'string' || spec.pattern === '') return { ok: false, problem: 'detector has no pattern' };
   const flags = spec.flags ?? '';
-  const problem = patternProblem(spec.pattern, flags);
-  if (problem) return { ok: false, problem };
+  const compiled = checkPattern(spec.pattern, flags);
+  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
   let mode: Matcher['mode'] = 'match';
   if (spec.kind === 'content_pattern') {
     if (spec.mode !== 'must_contain' && spec.mode !== 'must_not_contain') {
@@ -89,8 +94,6 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     }
     mode = spec.mode;
   }
-  const compiled = compileRe2(spec.pattern, flags);
-  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
   return { ok: true, matcher: { kind: spec.kind, mode, re2: compiled.re2, source: spec.pattern, flags } };
 }
 
@@ -175,21 +178,39 @@ export function violates(matcher: Matcher, text: string, options: EvaluateOption
   return r.hits.length > 0;
 }
 
+/** Matchers with a larger compiled program stay out of the prefilter (see buildPrefilter). */
+export const PREFILTER_MAX_PROGRAM = 200;
+
 /** Which matchers' patterns occur somewhere in a text, found in one linear pass per flag set. */
 export interface Prefilter {
   /** The matchers whose pattern matches somewhere in `text` (a superset is always safe). */
   matching(text: string): ReadonlySet<Matcher>;
+  /**
+   * What the prefilter knows for sure about `text`: the matchers its sets decided, each with
+   * whether its pattern occurs. A matcher it could not decide (no set, a set that failed, a
+   * large program) is absent, and must be evaluated whatever its mode (a `must_contain` with an
+   * unknown answer is not "satisfied").
+   */
+  decide(text: string): ReadonlyMap<Matcher, boolean>;
 }
 
 /**
  * Builds a prefilter over many matchers: their patterns go into one re2js RE2Set per flag
  * combination, so a file costs one linear scan per combination instead of one per constraint
  * (100 constraints over 5,000 staged files: ~45 ms instead of ~280 ms). A set that cannot be
- * built or run reports all its members as matching, so callers simply evaluate them.
+ * built or run decides none of its members, so callers simply evaluate them.
  */
 export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   const groups = new Map<number, Matcher[]>();
+  // A large program makes the set's DFA build a state per character on a long line (a 1 MB line
+  // and `[a-z]{1000}[0-9]`: seconds, with no budget to stop it): such matchers stay undecided,
+  // so each runs under its own bounded evaluation instead.
+  const undecided: Matcher[] = [];
   for (const m of matchers) {
+    if (m.re2.programSize() > PREFILTER_MAX_PROGRAM) {
+      undecided.push(m);
+      continue;
+    }
     const bits = re2Bits(m.source, m.flags);
     groups.set(bits, [...(groups.get(bits) ?? []), m]);
   }
@@ -204,20 +225,26 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       sets.push({ set: null, members });
     }
   }
-  return {
-    matching(text) {
-      const out = new Set<Matcher>();
-      for (const { set, members } of sets) {
-        let ids: number[] | null = null;
-        try {
-          ids = set === null ? null : set.match(text);
-        } catch {
-          ids = null;
-        }
-        if (ids === null) for (const m of members) out.add(m);
-        else for (const id of ids) out.add(members[id]!);
+  const decide = (text: string): Map<Matcher, boolean> => {
+    const out = new Map<Matcher, boolean>();
+    for (const { set, members } of sets) {
+      let ids: number[] | null = null;
+      try {
+        ids = set === null ? null : set.match(text);
+      } catch {
+        ids = null;
       }
-      return out;
+      if (ids === null) continue;
+      for (const m of members) out.set(m, false);
+      for (const id of ids) out.set(members[id]!, true);
+    }
+    return out;
+  };
+  return {
+    decide,
+    matching(text) {
+      const decided = decide(text);
+      return new Set(matchers.filter((m) => decided.get(m) !== false));
     },
   };
 }
