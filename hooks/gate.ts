@@ -147,14 +147,14 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
   // One linear pass per file tells which patterns occur at all; only those are evaluated.
   evaluator.warm(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])), files.reduce((n, f) => Math.max(n, f.text.length), 0), options.budgetMs);
   const prefilter = buildPrefilter(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])));
-  const decided = new Map<string, ReadonlyMap<Matcher, boolean>>();
+  const decided = new Map<string, ReturnType<typeof prefilter.decide>>();
   /** True when the prefilter knows for sure the file has nothing to report for this matcher. */
   const ruledOut = (f: CheckedFile, m: Matcher): boolean => {
     let known = decided.get(f.path);
     if (!known) decided.set(f.path, (known = prefilter.decide(f.text)));
-    const occurs = known.get(m);
+    if (known.undecided.has(m)) return false;
     // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
-    return occurs !== undefined && occurs === (m.mode === 'must_contain');
+    return known.occurring.has(m) === (m.mode === 'must_contain');
   };
   for (const p of prepared) {
     const c = p.entry;

@@ -186,12 +186,12 @@ export interface Prefilter {
   /** The matchers whose pattern matches somewhere in `text` (a superset is always safe). */
   matching(text: string): ReadonlySet<Matcher>;
   /**
-   * What the prefilter knows for sure about `text`: the matchers its sets decided, each with
-   * whether its pattern occurs. A matcher it could not decide (no set, a set that failed, a
-   * large program) is absent, and must be evaluated whatever its mode (a `must_contain` with an
-   * unknown answer is not "satisfied").
+   * What the prefilter knows for sure about `text`: the matchers whose pattern occurs, and the
+   * ones it could not decide (no set, a set that failed, a large program) — those must be
+   * evaluated whatever their mode (a `must_contain` with an unknown answer is not "satisfied").
+   * Every other matcher's pattern does not occur.
    */
-  decide(text: string): ReadonlyMap<Matcher, boolean>;
+  decide(text: string): { readonly occurring: ReadonlySet<Matcher>; readonly undecided: ReadonlySet<Matcher> };
 }
 
 /**
@@ -225,26 +225,32 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       sets.push({ set: null, members });
     }
   }
-  const decide = (text: string): Map<Matcher, boolean> => {
-    const out = new Map<Matcher, boolean>();
+  const staticUndecided = new Set<Matcher>(undecided);
+  for (const { set, members } of sets) if (set === null) for (const m of members) staticUndecided.add(m);
+  const decide = (text: string): { occurring: Set<Matcher>; undecided: ReadonlySet<Matcher> } => {
+    const occurring = new Set<Matcher>();
+    let unsure: Set<Matcher> | null = null;
     for (const { set, members } of sets) {
+      if (set === null) continue;
       let ids: number[] | null = null;
       try {
-        ids = set === null ? null : set.match(text);
+        ids = set.match(text);
       } catch {
         ids = null;
       }
-      if (ids === null) continue;
-      for (const m of members) out.set(m, false);
-      for (const id of ids) out.set(members[id]!, true);
+      if (ids === null) {
+        unsure ??= new Set(staticUndecided);
+        for (const m of members) unsure.add(m);
+      } else for (const id of ids) occurring.add(members[id]!);
     }
-    return out;
+    return { occurring, undecided: unsure ?? staticUndecided };
   };
   return {
     decide,
     matching(text) {
-      const decided = decide(text);
-      return new Set(matchers.filter((m) => decided.get(m) !== false));
+      const { occurring, undecided: unknown } = decide(text);
+      for (const m of unknown) occurring.add(m);
+      return occurring;
     },
   };
 }
