@@ -153,14 +153,19 @@ export function compile(inputs: CompileInputs): CompileResult {
       continue;
     }
     for (const r of ruleOutputs(f, inputs.existing)) outputs.set(r.path, r.text);
-    if (!f.targets.has('constraint')) continue;
+    if (!f.targets.has('constraint')) {
+      keepActive(f, prev, 'its finding no longer has the "constraint" target', entries, diagnostics);
+      continue;
+    }
     if (f.data.detectability !== 'mechanical') {
       diagnostics.push(diagnostic({ file: f.path, line: findingKeyLine(f, 'detectability'), severity: 'warning', ruleId: 'compiler/not-mechanical', message: 'the "constraint" target needs detectability: mechanical; no constraint is compiled' }));
+      keepActive(f, prev, 'its finding is no longer mechanical', entries, diagnostics);
       continue;
     }
     const q = qualify(f, inputs.fixtures);
     if (!q.ok) {
       diagnostics.push(...q.diagnostics);
+      keepActive(f, prev, 'its finding no longer qualifies (see the other diagnostics of this file)', entries, diagnostics);
       continue;
     }
     entries.push(qualifiedEntry(freshEntry(f, q.refs), prev));
@@ -180,6 +185,28 @@ export function compile(inputs: CompileInputs): CompileResult {
   }
   if (previous !== null) outputs.set(Layout.constraintIndex, serializeConstraintIndex({ version: 1, constraints: entries }));
   return { outputs, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/**
+ * An active constraint never stops blocking silently (docs/compiler.md, "An active constraint
+ * stays until it is retired"): when its finding is still active but no longer compiles to a
+ * constraint, the entry is kept exactly as it was (detector, measurement and all) and the compile
+ * fails, so the gate goes on enforcing the last qualified detector until the finding is fixed
+ * or the constraint is retired on purpose. Entries that are not active are dropped as before.
+ */
+function keepActive(f: Finding, prev: ConstraintEntry | undefined, why: string, entries: ConstraintEntry[], diagnostics: Diagnostic[]): void {
+  // A retired entry stays for history, as it was (its retirement is recorded, not recompiled).
+  if (prev?.status === 'retired') entries.push(prev);
+  if (prev === undefined || prev.status !== 'active') return;
+  entries.push(prev);
+  diagnostics.push(
+    diagnostic({
+      file: f.path,
+      line: findingKeyLine(f, 'compiler'),
+      ruleId: 'compiler/active-unqualified',
+      message: `active constraint "${prev.id}" cannot be recompiled: ${why}. It is kept in the index exactly as it was, and the gate keeps enforcing its last qualified detector; fix the finding, or retire the constraint on purpose with \`findings constraint retire ${prev.id}\``,
+    }),
+  );
 }
 
 /** Previous entries by id; null (and an error) when the index cannot be read — it is then left alone. */

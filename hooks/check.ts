@@ -5,16 +5,19 @@
  */
 import { parseConfig } from '../src/config.js';
 import type { Diagnostic } from '../src/diagnostics.js';
-import { parseConstraintIndex } from '../src/constraints/index-file.js';
+import { EMPTY_INDEX, parseConstraintIndex } from '../src/constraints/index-file.js';
 import { rangeAddedLines, stagedAddedLines, type AddedLines } from '../src/git-hooks.js';
 import { Layout } from '../src/layout.js';
-import { addedLinePaths, needsAddedLines, runGate, type CheckedFile } from './gate.js';
+import type { ConstraintIndex } from '../src/types.js';
+import { addedLinePaths, applicableConstraints, needsAddedLines, runGate, type CheckedFile } from './gate.js';
+import { stricterJudgment } from './judgment.js';
+import { binarySkipWarnings, reportSkip } from './skip-report.js';
 import { collect, type CheckMode, type Collected } from './sources.js';
 
 export type CheckOutcome =
-  | { readonly status: 'no-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[] }
-  | { readonly status: 'invalid-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[] }
-  | { readonly status: 'checked'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly constraints: number };
+  | { readonly status: 'no-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly lines: string[] }
+  | { readonly status: 'invalid-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly lines: string[] }
+  | { readonly status: 'checked'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly constraints: number; readonly lines: string[] };
 
 export interface CheckOptions {
   readonly skip: ReadonlySet<string>;
@@ -23,17 +26,29 @@ export interface CheckOptions {
   readonly collected?: Collected;
 }
 
+/** The index before the change, or null (absent, no "before", or unreadable: the index after it then judges alone). */
+function beforeIndex(text: string | null): ConstraintIndex | null {
+  if (text === null) return null;
+  const parsed = parseConstraintIndex(text, Layout.constraintIndex);
+  return parsed.ok ? parsed.index : null;
+}
+
 /** Runs the gate over a mode; never throws for bad user content (an invalid index is an outcome). */
 export async function checkConstraints(root: string, mode: CheckMode, options: CheckOptions): Promise<CheckOutcome> {
   const collected = options.collected ?? (await collect(root, mode));
-  if (collected.indexText === null) return { status: 'no-index', collected, diagnostics: [] };
-  const parsed = parseConstraintIndex(collected.indexText, Layout.constraintIndex);
-  if (!parsed.ok) return { status: 'invalid-index', collected, diagnostics: [...parsed.diagnostics] };
+  const before = beforeIndex(collected.beforeIndexText);
+  // A change that deletes the index is still judged by the index before it.
+  if (collected.indexText === null && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
+  const parsed = collected.indexText === null ? { ok: true as const, index: EMPTY_INDEX } : parseConstraintIndex(collected.indexText, Layout.constraintIndex);
+  if (!parsed.ok) return { status: 'invalid-index', collected, diagnostics: [...parsed.diagnostics], lines: [] };
+  const judgment = stricterJudgment(before, parsed.index);
+  const index = judgment.index;
   const config = collected.configText === null ? null : parseConfig(collected.configText);
   const budgetMs = config?.config.matchBudgetMs ?? 250;
+  const skipReport = reportSkip(options.skip, [...index.constraints, ...(before?.constraints ?? [])]);
   let added: AddedLines | null = null;
-  if (collected.diffBase && needsAddedLines(parsed.index, options.skip)) {
-    const wanted = addedLinePaths(parsed.index, options.skip, collected.files.map((f) => f.path));
+  if (collected.diffBase && needsAddedLines(index, options.skip)) {
+    const wanted = addedLinePaths(index, options.skip, collected.files.map((f) => f.path));
     const withOld = [...wanted, ...collected.files.filter((f) => f.oldPath !== undefined && wanted.includes(f.path)).map((f) => f.oldPath!)];
     const { from, to } = collected.diffBase;
     added = to === null ? await stagedAddedLines(root, from, withOld) : await rangeAddedLines(root, from, to, withOld);
@@ -44,8 +59,16 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     // In a change mode a file without added lines (a pure rename, a mode change) adds nothing.
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
-  const diagnostics = runGate(parsed.index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText: collected.indexText });
-  return { status: 'checked', collected, diagnostics: [...(config?.diagnostics ?? []), ...diagnostics], constraints: parsed.index.constraints.filter((c) => c.status !== 'retired').length };
+  const indexText = collected.indexText ?? '';
+  const diagnostics = await runGate(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held });
+  const binaries = collected.skipped.filter((s) => s.reason === 'binary').map((s) => s.path);
+  return {
+    status: 'checked',
+    collected,
+    diagnostics: [...(config?.diagnostics ?? []), ...skipReport.diagnostics, ...binarySkipWarnings(index, options.skip, binaries), ...diagnostics],
+    constraints: new Set(applicableConstraints(index, new Set()).map((c) => c.id)).size,
+    lines: skipReport.lines,
+  };
 }
 
 /** FINDINGS_SKIP: `all`, or a comma-separated list of constraint ids. Pure. */

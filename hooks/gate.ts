@@ -6,7 +6,9 @@
  */
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { compileAppliesTo } from '../src/match/applies.js';
-import { buildPrefilter, compileDetector, evaluate, type Matcher } from '../src/match/detector.js';
+import { BoundedEvaluator } from '../src/match/bounded.js';
+import { buildPrefilter, compileDetector, type Matcher } from '../src/match/detector.js';
+import { enforcementFor } from '../src/constraints/index-file.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 
 /** One file to judge: its path, its text, and (for change-scoped checks) the lines the change adds. */
@@ -27,16 +29,34 @@ export interface GateOptions {
   /** Path and text of the index, to point evaluation errors at the entry's line. */
   readonly indexFile: string;
   readonly indexText: string;
+  /** Entries judged more strictly than their index says (hooks/judgment.ts), with the note saying why. */
+  readonly held?: ReadonlyMap<ConstraintEntry, string>;
 }
 
-/** The constraints the gate applies: non-retired and not skipped, sorted by id. */
+/** True when status and enforcement_mode are the pair the lifecycle writes (active/block, shadow/warn, retired/off). */
+export function consistent(c: ConstraintEntry): boolean {
+  return enforcementFor(c.status) === c.enforcement_mode;
+}
+
+/**
+ * True when the gate applies the entry: every entry but a consistent retired/off one. A retired
+ * entry whose mode still says block or warn is a hand edit the gate cannot trust (fail closed).
+ */
+export function applies(c: ConstraintEntry): boolean {
+  return !(c.status === 'retired' && c.enforcement_mode === 'off');
+}
+
+/** The constraints the gate applies, not skipped, sorted by id. */
 export function applicableConstraints(index: ConstraintIndex, skip: ReadonlySet<string>): ConstraintEntry[] {
-  return index.constraints.filter((c) => c.status !== 'retired' && !skip.has(c.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return index.constraints.filter((c) => applies(c) && !skip.has(c.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** True when a hit of this constraint blocks (fail closed if status and mode disagree). */
+/**
+ * True when a hit of this constraint blocks: active/block, and (fail closed, docs/hooks.md) any
+ * entry whose status and enforcement_mode disagree, since one of the two was edited by hand.
+ */
 export function blocks(c: ConstraintEntry): boolean {
-  return c.status === 'active' || c.enforcement_mode === 'block';
+  return c.status === 'active' || c.enforcement_mode === 'block' || !consistent(c);
 }
 
 /** The rule id of a constraint's diagnostics (ARCHITECTURE.md: `constraint/<constraint-id>`). */
@@ -100,23 +120,49 @@ export function isGateExempt(path: string): boolean {
   return path.startsWith('.agents/');
 }
 
-/** Applies the index to the files and returns the sorted diagnostics. */
-export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions): Diagnostic[] {
+/** True when the change adds any line of a hit's span (a multi-line hit counts when any of its lines is new). Pure. */
+export function addsAnyLine(added: ReadonlySet<number>, first: number, last: number): boolean {
+  for (let l = first; l <= last; l += 1) if (added.has(l)) return true;
+  return false;
+}
+
+/**
+ * Applies the index to the files and returns the sorted diagnostics. Every evaluation stops
+ * within `budgetMs` (src/match/bounded.ts); an overrun is an evaluation error, so an active
+ * constraint fails closed and a shadow warns.
+ */
+export async function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions): Promise<Diagnostic[]> {
+  const evaluator = new BoundedEvaluator();
+  try {
+    return await judge(index, allFiles, options, evaluator);
+  } finally {
+    evaluator.close();
+  }
+}
+
+async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions, evaluator: BoundedEvaluator): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const files = allFiles.filter((f) => !isGateExempt(f.path));
   const prepared = applicableConstraints(index, options.skip).map(prepare);
   // One linear pass per file tells which patterns occur at all; only those are evaluated.
+  evaluator.warm(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])), files.reduce((n, f) => Math.max(n, f.text.length), 0), options.budgetMs);
   const prefilter = buildPrefilter(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])));
-  const occurring = new Map<string, ReadonlySet<Matcher>>();
-  const occurs = (f: CheckedFile, m: Matcher): boolean => {
-    let found = occurring.get(f.path);
-    if (!found) occurring.set(f.path, (found = prefilter.matching(f.text)));
-    return found.has(m);
+  const decided = new Map<string, ReturnType<typeof prefilter.decide>>();
+  /** True when the prefilter knows for sure the file has nothing to report for this matcher. */
+  const ruledOut = (f: CheckedFile, m: Matcher): boolean => {
+    let known = decided.get(f.path);
+    if (!known) decided.set(f.path, (known = prefilter.decide(f.text)));
+    if (known.undecided.has(m)) return false;
+    // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
+    return known.occurring.has(m) === (m.mode === 'must_contain');
   };
   for (const p of prepared) {
     const c = p.entry;
     const severity = blocks(c) ? 'error' : 'warning';
     const notes = constraintNotes(c, options.bypass);
+    const held = options.held?.get(c);
+    // The explain pointer stays last.
+    if (held !== undefined) notes.splice(notes.length - 1, 0, held);
     const evaluationError = (file: string, line: number, why: string): Diagnostic =>
       diagnostic({ file, line, severity, ruleId: constraintRuleId(c.id), message: `constraint "${c.id}" (${c.title}) could not be evaluated: ${why}`, notes });
     if (p.test === null) {
@@ -131,15 +177,14 @@ export function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[]
       continue;
     }
     for (const f of mine) {
-      // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
-      if (occurs(f, p.matcher) === (p.matcher.mode === 'must_contain')) continue;
-      const result = evaluate(p.matcher, f.text, { budgetMs: options.budgetMs });
+      if (ruledOut(f, p.matcher)) continue;
+      const result = await evaluator.evaluate(p.matcher, f.text, options.budgetMs);
       if (result.error) {
         out.push(evaluationError(f.path, 0, result.error));
         continue;
       }
       for (const hit of result.hits) {
-        if (p.addedOnly && f.added !== undefined && !f.added.has(hit.line)) continue;
+        if (p.addedOnly && f.added !== undefined && !addsAnyLine(f.added, hit.line, hit.endLine)) continue;
         const what = p.matcher.mode === 'must_contain' ? 'required pattern is missing' : `matched "${snippet(hit.match)}"`;
         const detail = c.detector.message ? `${c.detector.message}; ${what}` : what;
         out.push(diagnostic({ file: f.path, line: hit.line, column: hit.column, severity, ruleId: constraintRuleId(c.id), message: `${c.title} (${detail})`, notes }));

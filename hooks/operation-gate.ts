@@ -49,9 +49,9 @@ const splitText = (text: string): string[] => text.split(/\r?\n/);
 const short = (p: OperationParent): string => `${p.name} (${p.sha.slice(0, 12)})`;
 
 /** Splits the errors of an operation's commit into introduced (still errors) and inherited (warnings). Pure. */
-export function judgeOperation(diagnostics: readonly Diagnostic[], j: OperationJudgment): Diagnostic[] {
+export async function judgeOperation(diagnostics: readonly Diagnostic[], j: OperationJudgment): Promise<Diagnostic[]> {
   const hitsByParent = new Map<OperationParent, Map<string, Set<string>>>();
-  const parentHits = (pf: ParentFiles, file: string): Set<string> => {
+  const parentHits = async (pf: ParentFiles, file: string): Promise<Set<string>> => {
     let byFile = hitsByParent.get(pf.parent);
     if (!byFile) hitsByParent.set(pf.parent, (byFile = new Map()));
     let keys = byFile.get(file);
@@ -60,7 +60,7 @@ export function judgeOperation(diagnostics: readonly Diagnostic[], j: OperationJ
     const text = pf.files.get(file) ?? null;
     if (text !== null && j.index !== null) {
       // Whole-file: every hit in the parent's version was that parent's to answer for.
-      const hits = runGate(j.index, [{ path: file, text }], { budgetMs: j.budgetMs, skip: j.skip, bypass: null, indexFile: Layout.constraintIndex, indexText: '' });
+      const hits = await runGate(j.index, [{ path: file, text }], { budgetMs: j.budgetMs, skip: j.skip, bypass: null, indexFile: Layout.constraintIndex, indexText: '' });
       const lines = splitText(text);
       for (const h of hits) keys.add(hitKey(h, lines));
     }
@@ -79,7 +79,12 @@ export function judgeOperation(diagnostics: readonly Diagnostic[], j: OperationJ
     if (isConstraintRule(d.ruleId)) {
       if (staged !== undefined) {
         const key = hitKey(d, splitText(staged));
-        from = j.parents.find((pf) => parentHits(pf, d.file).has(key))?.parent ?? null;
+        for (const pf of j.parents) {
+          if ((await parentHits(pf, d.file)).has(key)) {
+            from = pf.parent;
+            break;
+          }
+        }
       }
     } else if (!d.ruleId.startsWith('compile/')) {
       // Unchanged against HEAD, or identical to another parent's version: the problem came with it.

@@ -69,6 +69,7 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
   }
 
   const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass, collected });
+  lines.push(...check.lines);
   if (check.status === 'no-index') lines.push('findings: no constraint index staged (.agents/constraints/index.json); no constraints to check');
   else if (check.status === 'invalid-index' && toValidate.includes(Layout.constraintIndex) && diagnostics.some((d) => d.file === Layout.constraintIndex)) {
     // Step 2 already reported the staged index; do not say it twice.

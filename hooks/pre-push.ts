@@ -74,6 +74,7 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
     done.add(key);
     const mode = await pushMode(root, remote, u);
     const check = await checkConstraints(root, mode, { skip: skip.ids, bypass: PUSH_BYPASS });
+    lines.push(...check.lines);
     if (check.status === 'no-index') lines.push(`findings: ${u.localRef}: no constraint index at ${u.localSha.slice(0, 12)}; no constraints to check`);
     diagnostics.push(...check.diagnostics);
     diagnostics.push(...(await driftAt(root, u.localSha)));

@@ -4,6 +4,7 @@
  * files plus the working-tree constraint index for `--all`, a commit's tree for a new branch
  * pushed without a base. All blob content is read with one `git cat-file --batch` (pitfalls #5).
  */
+import { isUtf8 } from 'node:buffer';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { EMPTY_TREE, NULL_SHA, git, indexEntries, parseRawDiff, readObjects, resolveCommit, treeEntries, type RawChange } from '../src/git.js';
@@ -38,6 +39,12 @@ export interface Collected {
   readonly skipped: { path: string; reason: string }[];
   /** Constraint index text from the same source as the content, or null when absent. */
   readonly indexText: string | null;
+  /**
+   * Constraint index text before the change (HEAD for staged content, the range's base), or
+   * null when absent or when the mode has no "before" (a base-less tree, `--all`): the gate
+   * judges by the stricter of the two (hooks/judgment.ts).
+   */
+  readonly beforeIndexText: string | null;
   readonly configText: string | null;
   /** Where the index was read from, for messages (`index`, `worktree`, `<sha>`). */
   readonly indexSource: string;
@@ -47,9 +54,14 @@ export interface Collected {
 
 const SUBMODULE = '160000';
 
-/** A NUL byte in the first 8 KB marks a binary file (git's own heuristic). Pure. */
+/**
+ * Binary means: a NUL byte in the first 8 KB (git's own heuristic) AND the content is not valid
+ * UTF-8. NUL is a valid UTF-8 character, and a source file with one (`console.log(x) // \0` is
+ * valid JavaScript) is still judged as text, so a stray NUL cannot hide a violation; images,
+ * archives and compiled objects are never valid UTF-8 (docs/hooks.md, "Binary files"). Pure.
+ */
 export function isBinary(data: Buffer): boolean {
-  return data.subarray(0, 8000).includes(0);
+  return data.subarray(0, 8000).includes(0) && !isUtf8(data);
 }
 
 async function readWorktree(root: string, rel: string): Promise<string | null> {
@@ -84,6 +96,7 @@ function deletionsOf(changes: readonly RawChange[]): string[] {
 export async function collect(root: string, mode: CheckMode): Promise<Collected> {
   let listed: Listed[];
   let metaNames: [string, string] | null = null;
+  let beforeName: string | null = null;
   let indexSource: string;
   let diffBase: Collected['diffBase'] = null;
   let deletedPaths: string[] = [];
@@ -100,6 +113,7 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
       metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`];
       indexSource = 'index';
       diffBase = { from: base, to: null };
+      if (head !== null) beforeName = `${head}:${Layout.constraintIndex}`;
       break;
     }
     case 'range': {
@@ -109,6 +123,7 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
       metaNames = [`${mode.to}:${Layout.constraintIndex}`, `${mode.to}:${Layout.config}`];
       indexSource = mode.to.slice(0, 12);
       diffBase = { from: mode.from, to: mode.to };
+      beforeName = `${mode.from}:${Layout.constraintIndex}`;
       break;
     }
     case 'tree': {
@@ -131,7 +146,7 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
     }
     return true;
   });
-  const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...(metaNames ?? [])]);
+  const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])]);
   const files: SourceFile[] = [];
   for (const e of blobs) {
     const data = objects.get(e.sha);
@@ -152,7 +167,8 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
   } else {
     [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
   }
-  return { files, changedPaths: listed.map((e) => e.path), deletedPaths, skipped, indexText, configText, indexSource, diffBase };
+  const beforeIndexText = beforeName === null ? null : (objects.get(beforeName)?.toString('utf8') ?? null);
+  return { files, changedPaths: listed.map((e) => e.path), deletedPaths, skipped, indexText, beforeIndexText, configText, indexSource, diffBase };
 }
 
 /** A `:(literal)` pathspec, so a name with `*` or `?` means only itself (a folder: everything under it). */
@@ -167,7 +183,8 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
   const missing = paths.filter((n) => !entries.some((e) => covers(n, e.path)));
   if (missing.length > 0) throw new UsageError(`${missing.join(', ')}: not in the index (stage it with \`git add\`, or check the working tree with --worktree)`);
   const head = await resolveCommit(root, 'HEAD');
-  const metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`] as const;
+  // The index before the change (HEAD's) joins the batch: the stricter of the two judges (docs/hooks.md).
+  const metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`, ...(head === null ? [] : [`${head}:${Layout.constraintIndex}`])] as const;
   const skipped: { path: string; reason: string }[] = [];
   const blobs = entries.filter((e) => (e.mode === SUBMODULE ? (skipped.push({ path: e.path, reason: 'submodule' }), false) : true));
   const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...metaNames]);
@@ -186,6 +203,7 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
     skipped,
     indexText: objects.get(metaNames[0])?.toString('utf8') ?? null,
     configText: objects.get(metaNames[1])?.toString('utf8') ?? null,
+    beforeIndexText: metaNames[2] === undefined ? null : (objects.get(metaNames[2])?.toString('utf8') ?? null),
     indexSource: 'index',
     diffBase: { from: head ?? EMPTY_TREE, to: null },
   };
@@ -223,5 +241,5 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     else files.push({ path: p, data });
   }
   const [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
-  return { files, changedPaths: files.map((f) => f.path), deletedPaths: [], skipped, indexText, configText, indexSource: 'worktree', diffBase: null };
+  return { files, changedPaths: files.map((f) => f.path), deletedPaths: [], skipped, indexText, beforeIndexText: null, configText, indexSource: 'worktree', diffBase: null };
 }

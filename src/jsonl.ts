@@ -39,11 +39,14 @@ export function splitLines(text: string): RawLine[] {
 /** Parses one raw line; never throws. */
 export function parseLine(raw: RawLine): ParsedLine {
   if (raw.text.trim() === '') return { kind: 'blank', raw };
+  let value: unknown;
   try {
-    return { kind: 'json', raw, value: JSON.parse(raw.text) as unknown };
+    value = JSON.parse(raw.text) as unknown;
   } catch (error) {
     return { kind: 'invalid', raw, reason: jsonErrorReason(error) };
   }
+  const dup = duplicateKey(raw.text);
+  return dup === null ? { kind: 'json', raw, value } : { kind: 'invalid', raw, reason: duplicateKeyReason(dup) };
 }
 
 export function parseJsonl(text: string): ParsedLine[] {
@@ -68,8 +71,9 @@ export type JsonDocument = { readonly ok: true; readonly value: unknown } | { re
  */
 export function parseJsonDocument(text: string): JsonDocument {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(source) as unknown };
+    value = JSON.parse(source) as unknown;
   } catch (error) {
     const reason = jsonErrorReason(error);
     const at = /at position (\d+)/.exec(reason);
@@ -79,6 +83,72 @@ export function parseJsonDocument(text: string): JsonDocument {
     const line = before.split('\n').length;
     return { ok: false, line, column: offset - before.lastIndexOf('\n'), reason: reason.replace(/ in JSON at position \d+/, '') };
   }
+  const dup = duplicateKey(source);
+  if (dup === null) return { ok: true, value };
+  const before = source.slice(0, dup.offset);
+  return { ok: false, line: before.split('\n').length, column: dup.offset - before.lastIndexOf('\n'), reason: duplicateKeyReason(dup) };
+}
+
+/** Where a key repeats inside one object: its offset (of the opening quote) and its decoded name. */
+export interface DuplicateKey {
+  readonly offset: number;
+  readonly key: string;
+}
+
+export function duplicateKeyReason(dup: DuplicateKey): string {
+  // JSON.parse keeps the last of two equal keys; a reader that trusted that would let a later
+  // `"constraints": []` silently erase the entries before it (docs/hooks.md, "fail closed").
+  return `invalid JSON: duplicate key ${JSON.stringify(dup.key)} in one object (JSON.parse would silently keep only the last one)`;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * The first key that appears twice in one object of a text JSON.parse accepted, or null. One
+ * linear pass; keys are compared decoded (`"a"` and `"\u0061"` are the same key). Pure.
+ */
+export function duplicateKey(text: string): DuplicateKey | null {
+  // Cheap exit: a document with fewer than two keys cannot repeat one.
+  if (text.indexOf(':') === text.lastIndexOf(':')) return null;
+  const stack: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (ch === QUOTE) {
+      // Find the closing quote, skipping escapes.
+      let end = i + 1;
+      let escaped = false;
+      for (;;) {
+        end = text.indexOf('"', end);
+        if (end === -1) return null; // not valid JSON; JSON.parse reports it
+        let slashes = 0;
+        for (let k = end - 1; text.charCodeAt(k) === BACKSLASH; k -= 1) slashes += 1;
+        if (slashes % 2 === 0) break;
+        escaped = true;
+        end += 1;
+      }
+      const keys = stack[stack.length - 1];
+      if (expectKey && keys) {
+        const raw = text.slice(i + 1, end);
+        const key = escaped || raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        if (keys.has(key)) return { offset: i, key };
+        keys.add(key);
+        expectKey = false;
+      }
+      i = end;
+    } else if (ch === 123 /* { */) {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (ch === 91 /* [ */) {
+      stack.push(null);
+    } else if (ch === 125 /* } */ || ch === 93 /* ] */) {
+      stack.pop();
+    } else if (ch === 44 /* , */) {
+      expectKey = stack[stack.length - 1] !== null && stack.length > 0;
+    }
+  }
+  return null;
 }
 
 /** Joins lines back; the output ends with a newline unless it is empty. */

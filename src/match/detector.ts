@@ -58,19 +58,24 @@ function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem:
 
 /** Why a pattern may not be used, or null. Pure. */
 export function patternProblem(pattern: string, flags = ''): string | null {
-  if (!ALLOWED_FLAGS.test(flags)) return `flags "${flags}" are not allowed (use a subset of i, m, s, u)`;
+  const checked = checkPattern(pattern, flags);
+  return 'problem' in checked ? checked.problem : null;
+}
+
+/** The pattern compiled for re2js, or why it may not be used (one compile serves both). */
+function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { problem: string } {
+  if (!ALLOWED_FLAGS.test(flags)) return { problem: `flags "${flags}" are not allowed (use a subset of i, m, s, u)` };
   try {
     new RegExp(pattern, `${flags}g`);
   } catch (error) {
-    return `pattern does not compile: ${error instanceof Error ? error.message : String(error)}`;
+    return { problem: `pattern does not compile: ${error instanceof Error ? error.message : String(error)}` };
   }
   // safe-regex2's parser does not know lookbehind (and calls every such pattern unsafe); re2js
   // runs those in linear time anyway.
   if (!/\(\?<[=!]/.test(pattern) && !safeRegex(pattern)) {
-    return 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier';
+    return { problem: 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier' };
   }
-  const compiled = compileRe2(pattern, flags);
-  return 'problem' in compiled ? compiled.problem : null;
+  return compileRe2(pattern, flags);
 }
 
 /** Compiles a detector (regex or content_pattern). Other kinds are advisory-only and refused here. */
@@ -80,8 +85,8 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
   }
   if (typeof spec.pattern !== 'string' || spec.pattern === '') return { ok: false, problem: 'detector has no pattern' };
   const flags = spec.flags ?? '';
-  const problem = patternProblem(spec.pattern, flags);
-  if (problem) return { ok: false, problem };
+  const compiled = checkPattern(spec.pattern, flags);
+  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
   let mode: Matcher['mode'] = 'match';
   if (spec.kind === 'content_pattern') {
     if (spec.mode !== 'must_contain' && spec.mode !== 'must_not_contain') {
@@ -89,14 +94,14 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     }
     mode = spec.mode;
   }
-  const compiled = compileRe2(spec.pattern, flags);
-  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
   return { ok: true, matcher: { kind: spec.kind, mode, re2: compiled.re2, source: spec.pattern, flags } };
 }
 
 export interface Hit {
   /** 1-based line of the match start. */
   readonly line: number;
+  /** 1-based line of the match's last character (= line for a one-line match). */
+  readonly endLine: number;
   /** 1-based column (UTF-16 code units, as ESLint). */
   readonly column: number;
   /** The matched text, truncated to 200 code units. */
@@ -148,14 +153,18 @@ export function evaluate(matcher: Matcher, text: string, options: EvaluateOption
   if (matcher.mode === 'must_contain') {
     const found = m.find();
     if (performance.now() - started > budgetMs) return { hits: [], error: overrun };
-    return { hits: found ? [] : [{ line: 1, column: 1, match: '' }] };
+    return { hits: found ? [] : [{ line: 1, endLine: 1, column: 1, match: '' }] };
   }
   const hits: Hit[] = [];
   let starts: number[] | null = null;
   while (m.find()) {
     starts ??= lineStartsOf(text);
-    const { line, column } = position(starts, m.start());
-    hits.push({ line, column, match: (m.group() ?? '').slice(0, 200) });
+    const start = m.start();
+    const end = m.end();
+    const { line, column } = position(starts, start);
+    // The last character's line, so a hit spanning `try:\n    pass` covers both lines.
+    const endLine = end > start ? position(starts, end - 1).line : line;
+    hits.push({ line, endLine, column, match: (m.group() ?? '').slice(0, 200) });
     if (hits.length >= maxHits) break;
     if (performance.now() - started > budgetMs) return { hits, error: overrun };
   }
@@ -169,21 +178,39 @@ export function violates(matcher: Matcher, text: string, options: EvaluateOption
   return r.hits.length > 0;
 }
 
+/** Matchers with a larger compiled program stay out of the prefilter (see buildPrefilter). */
+export const PREFILTER_MAX_PROGRAM = 200;
+
 /** Which matchers' patterns occur somewhere in a text, found in one linear pass per flag set. */
 export interface Prefilter {
   /** The matchers whose pattern matches somewhere in `text` (a superset is always safe). */
   matching(text: string): ReadonlySet<Matcher>;
+  /**
+   * What the prefilter knows for sure about `text`: the matchers whose pattern occurs, and the
+   * ones it could not decide (no set, a set that failed, a large program) — those must be
+   * evaluated whatever their mode (a `must_contain` with an unknown answer is not "satisfied").
+   * Every other matcher's pattern does not occur.
+   */
+  decide(text: string): { readonly occurring: ReadonlySet<Matcher>; readonly undecided: ReadonlySet<Matcher> };
 }
 
 /**
  * Builds a prefilter over many matchers: their patterns go into one re2js RE2Set per flag
  * combination, so a file costs one linear scan per combination instead of one per constraint
  * (100 constraints over 5,000 staged files: ~45 ms instead of ~280 ms). A set that cannot be
- * built or run reports all its members as matching, so callers simply evaluate them.
+ * built or run decides none of its members, so callers simply evaluate them.
  */
 export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   const groups = new Map<number, Matcher[]>();
+  // A large program makes the set's DFA build a state per character on a long line (a 1 MB line
+  // and `[a-z]{1000}[0-9]`: seconds, with no budget to stop it): such matchers stay undecided,
+  // so each runs under its own bounded evaluation instead.
+  const undecided: Matcher[] = [];
   for (const m of matchers) {
+    if (m.re2.programSize() > PREFILTER_MAX_PROGRAM) {
+      undecided.push(m);
+      continue;
+    }
     const bits = re2Bits(m.source, m.flags);
     groups.set(bits, [...(groups.get(bits) ?? []), m]);
   }
@@ -198,20 +225,32 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       sets.push({ set: null, members });
     }
   }
-  return {
-    matching(text) {
-      const out = new Set<Matcher>();
-      for (const { set, members } of sets) {
-        let ids: number[] | null = null;
-        try {
-          ids = set === null ? null : set.match(text);
-        } catch {
-          ids = null;
-        }
-        if (ids === null) for (const m of members) out.add(m);
-        else for (const id of ids) out.add(members[id]!);
+  const staticUndecided = new Set<Matcher>(undecided);
+  for (const { set, members } of sets) if (set === null) for (const m of members) staticUndecided.add(m);
+  const decide = (text: string): { occurring: Set<Matcher>; undecided: ReadonlySet<Matcher> } => {
+    const occurring = new Set<Matcher>();
+    let unsure: Set<Matcher> | null = null;
+    for (const { set, members } of sets) {
+      if (set === null) continue;
+      let ids: number[] | null = null;
+      try {
+        ids = set.match(text);
+      } catch {
+        ids = null;
       }
-      return out;
+      if (ids === null) {
+        unsure ??= new Set(staticUndecided);
+        for (const m of members) unsure.add(m);
+      } else for (const id of ids) occurring.add(members[id]!);
+    }
+    return { occurring, undecided: unsure ?? staticUndecided };
+  };
+  return {
+    decide,
+    matching(text) {
+      const { occurring, undecided: unknown } = decide(text);
+      for (const m of unknown) occurring.add(m);
+      return occurring;
     },
   };
 }

@@ -7,7 +7,7 @@
  * active dedup keys and pending `superseded_by` references (100,000 lines in well under 3 s).
  */
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
+import { duplicateKey, duplicateKeyReason, isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
 import { describeErrors, validator } from '../schema.js';
 import type { ValidateContext, ValidateTarget } from '../validate/index.js';
 import { UsageError } from '../exit-codes.js';
@@ -58,6 +58,11 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
       value = JSON.parse(line);
     } catch (error) {
       out.push(diagnostic({ file, line: n, column: jsonErrorColumn(error), ruleId: 'registry/invalid-json', message: jsonErrorReason(error) }));
+      return;
+    }
+    const dup = duplicateKey(line);
+    if (dup !== null) {
+      out.push(diagnostic({ file, line: n, column: dup.offset + 1, ruleId: 'registry/invalid-json', message: duplicateKeyReason(dup) }));
       return;
     }
     if (!isPlainObject(value)) {

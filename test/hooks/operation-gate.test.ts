@@ -26,9 +26,9 @@ const judgment = (staged: string, ours: string | null, theirs: string | null): O
 });
 
 describe('judgeOperation', () => {
-  it('keeps an introduced hit an error and makes an inherited one a warning naming the parent', () => {
+  it('keeps an introduced hit an error and makes an inherited one a warning naming the parent', async () => {
     const staged = 'x\neval(old)\neval(new)\n';
-    const got = judgeOperation(gateOf('a.js', staged), judgment(staged, 'x\n', 'eval(old)\n'));
+    const got = await judgeOperation(await gateOf('a.js', staged), judgment(staged, 'x\n', 'eval(old)\n'));
     expect(got.map((d) => [d.line, d.severity])).toEqual([[2, 'warning'], [3, 'error']]);
     expect(got[0]!.notes?.[0]).toMatch(/^inherited from MERGE_HEAD \(bbbbbbbbbbbb\)/);
     expect(got[0]!.notes?.some((n) => n.includes('this blocks'))).toBe(false);
@@ -36,14 +36,14 @@ describe('judgeOperation', () => {
     expect(got[1]!.notes?.at(-1)).toBe('findings explain c-active');
   });
 
-  it('a non-constraint problem is inherited only when the staged file equals a parent version; drift always blocks', () => {
+  it('a non-constraint problem is inherited only when the staged file equals a parent version; drift always blocks', async () => {
     const reg = diagnostic({ file: 'a.js', line: 2, ruleId: 'registry/duplicate-dedup-key', message: 'dup' });
     const drift = diagnostic({ file: 'a.js', ruleId: 'compile/drift', message: 'stale' });
-    expect(judgeOperation([reg, drift], judgment('same\n', 'other\n', 'same\n')).map((d) => [d.ruleId, d.severity])).toEqual([
+    expect((await judgeOperation([reg, drift], judgment('same\n', 'other\n', 'same\n'))).map((d) => [d.ruleId, d.severity])).toEqual([
       ['compile/drift', 'error'],
       ['registry/duplicate-dedup-key', 'warning'],
     ]);
-    expect(judgeOperation([reg], judgment('merged\n', 'one\n', 'two\n'))[0]!.severity).toBe('error');
+    expect((await judgeOperation([reg], judgment('merged\n', 'one\n', 'two\n')))[0]!.severity).toBe('error');
   });
 });
 

@@ -105,9 +105,9 @@ describe('runGate', () => {
     const mk = (id: string, pattern: string) => constraint(id, { pattern, globs: ['**/*'] });
     const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
     const files = [{ path: 'a.js', text: 'x foo\nbar bar\n', added: undefined }, { path: 'b.js', text: 'clean\n', added: undefined }, { path: '.agents/f.md', text: 'foo', added: undefined }];
-    const many = runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', 'bar bar'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
+    const many = await runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', 'bar bar'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
     expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/c-1@a.js:1:3', 'constraint/c-2@a.js:2:1', 'constraint/c-4@a.js:2:1', 'constraint/c-4@a.js:2:5']);
-    const single = runGate({ version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
+    const single = await runGate({ version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
     expect(single).toHaveLength(2);
   });
 
@@ -128,7 +128,7 @@ describe('runGate', () => {
       ],
     };
     index.constraints[2]!.detector.flags = 'i';
-    const out = runGate(index, files, options);
+    const out = await runGate(index, files, options);
     expect(out.filter((d) => /could not be evaluated/.test(d.message)).map((d) => d.ruleId).sort()).toEqual(['constraint/c-back', 'constraint/c-look']);
     expect(out.filter((d) => d.ruleId === 'constraint/c-alt' || d.ruleId === 'constraint/c-poly')).toEqual([]);
   });

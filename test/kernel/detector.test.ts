@@ -38,9 +38,9 @@ describe('evaluate', () => {
   it('reports each match with 1-based line and column', () => {
     const m = matcher({ kind: 'regex', pattern: 'TODO' });
     expect(evaluate(m, 'a\n  TODO x TODO\nTODO').hits).toEqual([
-      { line: 2, column: 3, match: 'TODO' },
-      { line: 2, column: 10, match: 'TODO' },
-      { line: 3, column: 1, match: 'TODO' },
+      { line: 2, endLine: 2, column: 3, match: 'TODO' },
+      { line: 2, endLine: 2, column: 10, match: 'TODO' },
+      { line: 3, endLine: 3, column: 1, match: 'TODO' },
     ]);
   });
   it('terminates on zero-length matches', () => {
@@ -51,7 +51,7 @@ describe('evaluate', () => {
     const must = matcher({ kind: 'content_pattern', mode: 'must_contain', pattern: 'SPDX-License' });
     expect(violates(not, 'x = eval(y)')).toBe(true);
     expect(violates(not, 'fine')).toBe(false);
-    expect(evaluate(must, 'no header').hits).toEqual([{ line: 1, column: 1, match: '' }]);
+    expect(evaluate(must, 'no header').hits).toEqual([{ line: 1, endLine: 1, column: 1, match: '' }]);
     expect(violates(must, '// SPDX-License-Identifier: MIT')).toBe(false);
   });
   it('honours flags', () => {
@@ -66,7 +66,7 @@ describe('evaluate', () => {
     expect(evaluate(matcher({ kind: 'regex', pattern: '(?<!\\.)log\\(' }), 'log(1)\nconsole.log(2)\n  log(3)').hits.map((h) => h.line)).toEqual([1, 3]);
   });
   it('reports columns in UTF-16 code units, as editors do', () => {
-    expect(evaluate(matcher({ kind: 'regex', pattern: 'TODO' }), 'é😀 TODO').hits).toEqual([{ line: 1, column: 5, match: 'TODO' }]);
+    expect(evaluate(matcher({ kind: 'regex', pattern: 'TODO' }), 'é😀 TODO').hits).toEqual([{ line: 1, endLine: 1, column: 5, match: 'TODO' }]);
   });
   it('caps the number of hits', () => {
     expect(evaluate(matcher({ kind: 'regex', pattern: 'a' }), 'a'.repeat(50), { maxHits: 7 }).hits).toHaveLength(7);

@@ -103,10 +103,16 @@ describe('recurrence to an active constraint and back', () => {
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(cid);
 
-    // 7. retiring it lets the commit through; it stays in the index for history
+    // 7. retiring it lets the next commit through; it stays in the index for history. The
+    //    retirement lands on its own: it cannot carry the violation it retires (docs/hooks.md).
     await ok(repo, ['constraint', 'retire', cid]);
     expect(index()).toMatchObject({ status: 'retired', enforcement_mode: 'off' });
     repo.git('add', '.agents/constraints/index.json');
+    r = await runFindings(['check', '--staged'], { cwd: repo.root, env: ENV });
+    expect(r.code, r.stdout).toBe(1);
+    repo.git('reset', '-q', 'src/new.ts');
+    repo.git('commit', '-q', '--no-verify', '-m', 'retire');
+    repo.git('add', 'src/new.ts');
     r = await runFindings(['check', '--staged'], { cwd: repo.root, env: ENV });
     expect(r.code, r.stdout).toBe(0);
     r = await runFindings(['constraint', 'retire', cid], { cwd: repo.root, env: ENV });

@@ -44,6 +44,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const skip = parseSkip(io.env);
     skip.ids.delete('all');
     const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null });
+    for (const line of outcome.lines) out.info(line);
     if (outcome.status === 'no-index') {
       const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;
       out.info(`findings check: ${none}`);

@@ -1,0 +1,45 @@
+/** Fail closed on duplicate JSON keys: an error, never "the last one wins" (docs/hooks.md). */
+import { describe, expect, it } from 'vitest';
+import { parseConstraintIndex } from '../../src/constraints/index-file.js';
+import { parseConfig } from '../../src/config.js';
+import { duplicateKey, parseJsonDocument, parseJsonl } from '../../src/jsonl.js';
+import { validateRegistryText } from '../../src/registry/validate.js';
+
+describe('duplicateKey', () => {
+  it('finds a key repeated in one object, at any depth, compared decoded', () => {
+    expect(duplicateKey('{"a":1,"a":2}')).toEqual({ offset: 7, key: 'a' });
+    expect(duplicateKey('{"x":[{"a":1,"b":{"c":1,"c":2}}]}')).toMatchObject({ key: 'c' });
+    expect(duplicateKey('{"a":1,"\\u0061":2}')).toMatchObject({ key: 'a' });
+    expect(duplicateKey('{"a\\"b":1,"a\\"b":2}')).toMatchObject({ key: 'a"b' });
+  });
+
+  it('accepts equal keys in different objects, and keys that only appear inside strings', () => {
+    expect(duplicateKey('[{"a":1},{"a":2}]')).toBeNull();
+    expect(duplicateKey('{"a":{"a":1},"b":"\\"a\\": 2, \\"a\\":"}')).toBeNull();
+    expect(duplicateKey('{"a":[1,{"b":1}],"b":2}')).toBeNull();
+  });
+});
+
+describe('readers refuse duplicate keys', () => {
+  it('a JSON document: an error at the second key\'s line and column', () => {
+    expect(parseJsonDocument('{\n  "version": 1,\n  "version": 2\n}')).toMatchObject({ ok: false, line: 3, column: 3, reason: expect.stringContaining('duplicate key "version"') });
+  });
+
+  it('the constraint index whose second "constraints" key would empty the first', () => {
+    const active = '{"id":"c-x","finding_id":"x","title":"t","checklist_item":"c","status":"active","enforcement_mode":"block","source_artifact":".agents/findings/x.md","review_file":null,"compiled_at":"2026-01-01","applies_to":{"scope":"files","path_globs":["**"]},"detector":{"kind":"regex","pattern":"x"},"evidence":{"positive_refs":["p"],"negative_control_refs":["n"]}}';
+    const parsed = parseConstraintIndex(`{"version":1,"constraints":[${active}],"constraints":[]}`);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.diagnostics[0]!.ruleId).toBe('index/invalid-json');
+  });
+
+  it('config.json', () => {
+    const r = parseConfig('{"match_budget_ms": 250, "match_budget_ms": 100000}');
+    expect(r.diagnostics.map((d) => d.message).join('\n')).toMatch(/duplicate key "match_budget_ms"/);
+  });
+
+  it('JSON lines (ledgers) and registry lines', () => {
+    expect(parseJsonl('{"a":1}\n{"kind":"open","kind":"waive"}\n').map((l) => l.kind)).toEqual(['json', 'invalid']);
+    const out = validateRegistryText('.agents/findings/registry.jsonl', '{"id":"a","status":"active","status":"retired"}\n');
+    expect(out.map((d) => [d.line, d.ruleId, d.message.includes('duplicate key "status"')])).toContainEqual([1, 'registry/invalid-json', true]);
+  });
+});
