@@ -79,7 +79,7 @@ describe('conflict resolutions', () => {
 describe('conflict-free merges (pre-merge-commit)', () => {
   it('findings init installs the pre-merge-commit hook', async () => {
     const repo = await hookedRepo();
-    expect(repo.read('.husky/pre-merge-commit')).toBe('findings hook pre-merge-commit\n');
+    expect(repo.read('.husky/pre-merge-commit')).toMatch(/"\$f" hook pre-merge-commit\n$/);
   });
 
   it('a clean merge=union that leaves two active lines with one dedup_key is stopped', async () => {
