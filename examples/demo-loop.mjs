@@ -266,5 +266,5 @@ const explained = findings(['explain', id]);
 show(explained, /T-1|T-2|list-parsing|config-loading/, { max: 4, what: 'the two review tasks' });
 show(explained, /precision/, { max: 1 });
 
-process.stdout.write(`\ndemo: the whole loop ran in ${root}; every step behaved as documented.\n`);
+process.stdout.write(`\ndemo: the whole loop ran${keep ? ` in ${root}` : ''}; every step behaved as documented.\n`);
 if (!keep) rmSync(root, { recursive: true, force: true });
