@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuilds this repository's own .agents/ (docs/dogfood.md) from its sources, with the commands a
-# user would run. Safe to re-run: every step is idempotent, so after a change of the index format
-# or of the tool, running it again (then committing .agents/) brings .agents/ up to date.
+# user would run. Safe to re-run: every step is idempotent; `setup.sh --fresh` first removes the
+# index and the measurements, for a change of the index format or of constraint ids. Then commit .agents/.
 #
 #   1. findings add: the registry lines in scripts/dogfood/findings.jsonl (lessons of this
 #      repository's history); merged by dedup_key, so re-adding changes nothing.
@@ -19,6 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 findings() { node bin/findings.js "$@"; }
+
+# --fresh: rebuild the index and the measurements from nothing (after a change of the index format
+# or of constraint ids): the lifecycle below then measures, labels and activates again.
+if [ "${1:-}" = --fresh ]; then
+  rm -rf .agents/constraints/index.json .agents/constraints/measurements
+fi
 
 findings add --file scripts/dogfood/findings.jsonl
 node bin/findings-compile.js --root .
