@@ -34,7 +34,7 @@ describe('npm run demo', () => {
     expect(r.code).toBe(0);
   });
 
-  it('walks the whole loop and leaves examples/ exactly as it was (git status unchanged)', { timeout: 180_000 }, async () => {
+  it('walks the whole loop and leaves examples/ exactly as it was (git status unchanged)', { timeout: 300_000 }, async () => {
     const before = await examplesStatus();
     const r = await run('npm', ['run', '--silent', 'demo']);
     expect(r.out).toContain('0 created, 0 updated, 0 removed');
