@@ -8,7 +8,7 @@ import type { Diagnostic } from '../src/diagnostics.js';
 import { EMPTY_INDEX, parseConstraintIndex } from '../src/constraints/index-file.js';
 import { rangeAddedLines, stagedAddedLines, type AddedLines } from '../src/git-hooks.js';
 import { Layout } from '../src/layout.js';
-import type { ConstraintIndex } from '../src/types.js';
+import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 import { addedLinePaths, applicableConstraints, needsAddedLines, runGate, type CheckedFile } from './gate.js';
 import { stricterJudgment } from './judgment.js';
 import { binarySkipWarnings, reportSkip } from './skip-report.js';
@@ -17,7 +17,15 @@ import { collect, type CheckMode, type Collected } from './sources.js';
 export type CheckOutcome =
   | { readonly status: 'no-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly lines: string[] }
   | { readonly status: 'invalid-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly lines: string[] }
-  | { readonly status: 'checked'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly constraints: number; readonly lines: string[] };
+  | {
+      readonly status: 'checked';
+      readonly collected: Collected;
+      readonly diagnostics: Diagnostic[];
+      readonly constraints: number;
+      readonly lines: string[];
+      /** The entries that judged the change (the index after it, then the ones held from before it), for output metadata. */
+      readonly judged: readonly ConstraintEntry[];
+    };
 
 export interface CheckOptions {
   readonly skip: ReadonlySet<string>;
@@ -68,6 +76,7 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     diagnostics: [...(config?.diagnostics ?? []), ...skipReport.diagnostics, ...binarySkipWarnings(index, options.skip, binaries), ...diagnostics],
     constraints: new Set(applicableConstraints(index, new Set()).map((c) => c.id)).size,
     lines: skipReport.lines,
+    judged: index.constraints,
   };
 }
 

@@ -53,13 +53,13 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     }
     const verdict = applyWarningOptions(outcome.diagnostics, opts);
     // Rule metadata (SARIF, Markdown) comes from the same index the gate applied.
-    const constraints = out.machine && outcome.status === 'checked' ? constraintsOf(outcome.collected.indexText) : [];
+    const constraints = out.machine && outcome.status === 'checked' ? firstPerId(outcome.judged) : [];
     const markdown =
       out.format === 'markdown'
         ? {
             title: 'findings check',
             scope: outcome.status === 'checked' ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}` : 'invalid constraint index',
-            changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraints) : null,
+            changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.indexText)) : null,
           }
         : undefined;
     await out.diagnostics(verdict.shown, { constraints, ...(markdown ? { markdown } : {}) });
@@ -132,4 +132,10 @@ async function modeOf(root: string, opts: CheckOpts, paths: string[]): Promise<C
   if (from === null) throw new UsageError(`--from-ref ${opts.fromRef}: not a commit`);
   // A pull request's changes are those since the branches diverged, not the base's later commits.
   return { kind: 'range', from: (await mergeBase(root, from, to)) ?? from, to };
+}
+
+/** One entry per id, the first one (the index after the change comes before entries held from before it). Pure. */
+function firstPerId(entries: readonly ConstraintEntry[]): ConstraintEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
 }
