@@ -11,6 +11,7 @@ import { Layout } from '../src/layout.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { addedLinePaths, applicableConstraints, needsAddedLines, runGate, type CheckedFile } from './gate.js';
 import { stricterJudgment } from './judgment.js';
+import { applySuppressions } from './suppressions.js';
 import { binarySkipWarnings, reportSkip } from './skip-report.js';
 import { collect, type CheckMode, type Collected } from './sources.js';
 
@@ -60,7 +61,9 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
   const indexText = collected.indexText ?? '';
-  const diagnostics = await runGate(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held });
+  const hits = await runGate(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held });
+  // Inline markers next to a hit (docs/hooks.md, "Inline suppressions"); a clean check reads nothing more.
+  const diagnostics = hits.length === 0 ? hits : applySuppressions(hits, new Map(files.map((f) => [f.path, f.text])));
   const binaries = collected.skipped.filter((s) => s.reason === 'binary').map((s) => s.path);
   return {
     status: 'checked',
