@@ -140,3 +140,20 @@ describe('a real commit through the installed hook', () => {
     expect(head(repo)).toBe(before);
   });
 });
+
+describe('findings explain counts the suppressions', () => {
+  it('counts the markers naming the constraint in tracked files at HEAD, in either id form', async () => {
+    const repo = makeRepo({
+      '.agents/constraints/index.json': indexJson(constraint('c-x')),
+      'a.js': SUPPRESSED,
+      'b.js': '// findings-ignore x: a second one\neval(2);\n// findings-ignore c-x\neval(3);\n',
+      'c.js': '// findings-ignore c-other: not this constraint\n',
+    });
+    repo.commitAll('init');
+    repo.write('untracked.js', '// findings-ignore c-x: not tracked\n');
+    const text = await runFindings(['explain', 'c-x'], { cwd: repo.root });
+    expect(text.stdout).toContain('inline suppressions at HEAD: 2 in 2 file(s), 1 without a reason (they suppress nothing)');
+    const json = JSON.parse((await runFindings(['explain', 'c-x', '--format', 'json'], { cwd: repo.root })).stdout) as { constraint: { suppressions: unknown } };
+    expect(json.constraint.suppressions).toEqual({ markers: 2, without_reason: 1, files: 2 });
+  });
+});
