@@ -40,5 +40,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
 /** Inline suppressions at HEAD and the baseline of a constraint (docs/hooks.md, docs/lifecycle.md). */
 async function constraintExtras(root: string, id: string): Promise<ConstraintExtras> {
   const { countSuppressionsAtHead } = await import('../../../hooks/suppression-count.js');
-  return { suppressions: await countSuppressionsAtHead(root, id) };
+  const { readBaselineFile } = await import('../../lifecycle/baseline.js');
+  const { baselinePath, baselineSize } = await import('../../lifecycle/baseline-file.js');
+  const read = await readBaselineFile(root, id);
+  const baseline = read === null || !read.ok ? null : { file: baselinePath(id), ...baselineSize(read.baseline) };
+  return { suppressions: await countSuppressionsAtHead(root, id), baseline };
 }
