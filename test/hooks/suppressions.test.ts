@@ -1,8 +1,12 @@
 /** Inline suppressions (docs/hooks.md, "Inline suppressions"): the pure marker rules, then `findings check` and a real commit. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { applySuppressions, findMarkers, sameConstraint, SUPPRESSION_WITHOUT_REASON } from '../../hooks/suppressions.js';
 import { diagnostic, hasErrors, type Diagnostic } from '../../src/diagnostics.js';
-import { makeRepo, runFindings } from '../helpers/repo.js';
+import { FIXTURES, makeRepo, runFindings } from '../helpers/repo.js';
 import { commit, constraint, head, hookedRepo, indexJson, stageIndex } from './setup.js';
 
 describe('findMarkers', () => {
@@ -155,5 +159,28 @@ describe('findings explain counts the suppressions', () => {
     expect(text.stdout).toContain('inline suppressions at HEAD: 2 in 2 file(s), 1 without a reason (they suppress nothing)');
     const json = JSON.parse((await runFindings(['explain', 'c-x', '--format', 'json'], { cwd: repo.root })).stdout) as { constraint: { suppressions: unknown } };
     expect(json.constraint.suppressions).toEqual({ markers: 2, without_reason: 1, files: 2 });
+  });
+});
+
+describe('output shapes', () => {
+  it('SARIF with inSource and external suppressions is valid against the official 2.1.0 schema', async () => {
+    const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+    const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(path.join(FIXTURES, 'sarif', 'sarif-schema-2.1.0.json'), 'utf8')) as object);
+    const { sarifLog } = await import('../../src/output/sarif.js');
+    const d = (line: number, suppressed?: Diagnostic['suppressed']) => diagnostic({ file: 'a.js', line, column: 1, ruleId: 'constraint/c-x', message: 'm', ...(suppressed ? { suppressed } : {}) });
+    const log = sarifLog([d(1, { kind: 'inSource', reason: 'why' }), d(2, { kind: 'baseline', reason: 'in the baseline b.json' }), d(3)], '1.0.0', [constraint('c-x')]) as { runs: { results: { suppressions?: unknown }[] }[] };
+    expect(validate(log) ? [] : validate.errors).toEqual([]);
+    expect(log.runs[0]!.results.map((r) => r.suppressions ?? null)).toEqual([[{ kind: 'inSource', justification: 'why' }], [{ kind: 'external', justification: 'in the baseline b.json' }], null]);
+  });
+
+  it('a suppressed shadow warning does not count towards --max-warnings', async () => {
+    const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('c-x', { status: 'shadow' })), 'a.js': SUPPRESSED });
+    repo.commitAll('init');
+    expect((await runFindings(['check', '--all', '--max-warnings', '0'], { cwd: repo.root })).code).toBe(0);
+    repo.write('b.js', CLEAN_HIT);
+    repo.git('add', 'b.js');
+    expect((await runFindings(['check', '--all', '--max-warnings', '0'], { cwd: repo.root })).code).toBe(1);
   });
 });

@@ -164,6 +164,28 @@ describe('findings constraint baseline and the gate', () => {
   });
 });
 
+describe('the baseline is read from the source of the index', () => {
+  it('a range reads it at its end commit; staged content reads the staged one, not the working tree', async () => {
+    const repo = await baselinedRepo();
+    const base = repo.git('rev-parse', 'HEAD').trim();
+    repo.write('a.js', `// moved\n${BAD}`);
+    repo.git('add', 'a.js');
+    repo.git('commit', '-q', '-m', 'touch a.js without the baseline');
+    const without = await runFindings(['check', '--from-ref', base, '--to-ref', 'HEAD'], { cwd: repo.root });
+    expect(without.code).toBe(1);
+    repo.git('add', '.agents/constraints/baselines/c-x.json');
+    repo.git('commit', '-q', '-m', 'baseline');
+    expect((await runFindings(['check', '--from-ref', base, '--to-ref', 'HEAD'], { cwd: repo.root })).code).toBe(0);
+    // Staged mode: a baseline edited in the working tree only does not count.
+    repo.write('.agents/constraints/baselines/c-x.json', serializeBaseline(buildBaseline('c-x', [hit('a.js', 'eval(9)')])));
+    repo.write('a.js', `// again\n${BAD}`);
+    repo.git('add', 'a.js');
+    expect((await runFindings(['check', '--staged'], { cwd: repo.root })).code).toBe(0);
+    repo.git('add', '.agents/constraints/baselines/c-x.json');
+    expect((await runFindings(['check', '--staged'], { cwd: repo.root })).code).toBe(1);
+  });
+});
+
 describe('activate counts only violations not in the baseline', () => {
   it('refused with a violation in the tree; activated once the baseline records it', async () => {
     const repo = makeRepo({ 'src/a.ts': 'console.log(1);\n', '.agents/config.json': '{"activation": {"min_labelled_hits": 1}}\n' });
