@@ -5,7 +5,7 @@
  * staged content, the checked commit for a range or tree, the working tree for `--all` and
  * `--worktree` — and only for constraints that have hits, so a clean check reads nothing more.
  */
-import { type Diagnostic } from '../src/diagnostics.js';
+import type { Diagnostic } from '../src/diagnostics.js';
 import { readIfExists } from '../src/fs/atomic.js';
 import { readObjects } from '../src/git.js';
 import { repoTarget } from '../src/fs/repo-write.js';
