@@ -15,6 +15,18 @@ export interface Diagnostic {
   readonly message: string;
   /** Extra lines shown under the message (hints, bypass instructions). */
   readonly notes?: readonly string[];
+  /**
+   * Set on a constraint hit that does not count (docs/hooks.md, "Inline suppressions" and
+   * "Baselines"): an inline `findings-ignore` marker, or the constraint's baseline. A suppressed
+   * diagnostic is reported in JSON and SARIF but never counts towards exit codes or severities.
+   */
+  readonly suppressed?: Suppression;
+}
+
+/** Why a hit does not count: an in-source marker with its reason, or the constraint's baseline file. */
+export interface Suppression {
+  readonly kind: 'inSource' | 'baseline';
+  readonly reason: string;
 }
 
 export interface DiagnosticInit {
@@ -25,6 +37,7 @@ export interface DiagnosticInit {
   ruleId: string;
   message: string;
   notes?: readonly string[];
+  suppressed?: Suppression;
 }
 
 /** Builds a diagnostic with defaults (line 0, column 0, severity error). */
@@ -37,6 +50,7 @@ export function diagnostic(init: DiagnosticInit): Diagnostic {
     ruleId: init.ruleId,
     message: init.message,
     ...(init.notes && init.notes.length > 0 ? { notes: init.notes } : {}),
+    ...(init.suppressed ? { suppressed: init.suppressed } : {}),
   };
   return d;
 }
@@ -64,12 +78,19 @@ export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   return [...list].sort(compareDiagnostics);
 }
 
+/** Counts by severity; suppressed diagnostics do not count. */
 export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  for (const d of list) counts[d.severity] += 1;
+  for (const d of list) if (d.suppressed === undefined) counts[d.severity] += 1;
   return counts;
 }
 
+/** True when an error counts (a suppressed one never does). */
 export function hasErrors(list: readonly Diagnostic[]): boolean {
-  return list.some((d) => d.severity === 'error');
+  return list.some((d) => d.severity === 'error' && d.suppressed === undefined);
+}
+
+/** The diagnostics that count (not suppressed). */
+export function unsuppressed(list: readonly Diagnostic[]): Diagnostic[] {
+  return list.filter((d) => d.suppressed === undefined);
 }

@@ -11,6 +11,8 @@ import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry, ShadowMeasurement } from '../types.js';
 import type { TreeScan } from './current-tree.js';
 import { scanTree } from './current-tree.js';
+import { matchBaseline } from './baseline-file.js';
+import { readBaselineFile } from './baseline.js';
 import { isStale, shadowMeasurementOf, summarize } from './measurement.js';
 import { prepare } from './replay.js';
 import { formatInterval } from './wilson.js';
@@ -32,8 +34,11 @@ export function meetsPrecision(tp: number, labelled: number, min: number): boole
 /** The first N current-tree violations listed one by one; the rest are counted. */
 const LISTED_VIOLATIONS = 20;
 
-/** Why a constraint may not be activated (empty = it may). Pure. */
-export function activationRefusals(entry: ConstraintEntry, measurement: MeasurementRead, scan: TreeScan | null, config: Config, head: string | null): Diagnostic[] {
+/**
+ * Why a constraint may not be activated (empty = it may). Pure. `scan` holds only the violations
+ * its baseline does not cover; `baselined` counts those it does (docs/lifecycle.md, "Baseline").
+ */
+export function activationRefusals(entry: ConstraintEntry, measurement: MeasurementRead, scan: TreeScan | null, config: Config, head: string | null, baselined = 0): Diagnostic[] {
   const file = measurementPath(entry.id);
   const out: Diagnostic[] = [];
   const refuse = (rule: string, message: string, at: { file?: string; line?: number; column?: number } = {}): void => {
@@ -60,7 +65,8 @@ export function activationRefusals(entry: ConstraintEntry, measurement: Measurem
     const where = head === null ? 'HEAD' : `HEAD ${head.slice(0, 8)}`;
     if (scan.violations.length > 0) {
       const files = new Set(scan.violations.map((v) => v.path)).size;
-      refuse('current-violations', `${scan.violations.length} violation(s) in ${files} file(s) of the current tree (${where}) > 0 allowed`, { file: Layout.constraintIndex });
+      const inBaseline = baselined > 0 ? ` not in its baseline (${baselined} baselined)` : '';
+      refuse('current-violations', `${scan.violations.length} violation(s) in ${files} file(s) of the current tree (${where})${inBaseline} > 0 allowed`, { file: Layout.constraintIndex });
       for (const v of scan.violations.slice(0, LISTED_VIOLATIONS)) {
         refuse('current-violations', `existing violation at ${where}`, { file: v.path, line: v.line, column: v.column });
       }
@@ -92,12 +98,21 @@ export async function activateConstraint(root: string, id: string): Promise<Acti
     const refusals: Diagnostic[] = [];
     const prepared = prepare(entry);
     let scan: TreeScan | null = null;
+    let baselined = 0;
     if (!prepared.ok) {
       refusals.push(diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unusable-detector', message: `cannot activate ${id}: ${prepared.problem}` }));
     } else if (entry.status === 'shadow' && head !== null) {
       scan = await scanTree(root, head, prepared, config.matchBudgetMs);
+      // Only violations the baseline does not record count (an unreadable baseline records none).
+      const baseline = await readBaselineFile(root, id);
+      if (baseline !== null && !baseline.ok) refusals.push(...baseline.diagnostics);
+      else if (baseline !== null) {
+        const split = matchBaseline(baseline.baseline, scan.violations);
+        baselined = split.baselined.length;
+        scan = { ...scan, violations: split.fresh };
+      }
     }
-    refusals.push(...activationRefusals(entry, measurement, scan, config, head));
+    refusals.push(...activationRefusals(entry, measurement, scan, config, head, baselined));
     if (refusals.length > 0 || measurement.kind !== 'ok') return { diagnostics: [...diagnostics, ...refusals], activated: false };
     const evidence = shadowMeasurementOf(measurement.measurement);
     const active: ConstraintEntry = { ...entry, status: 'active', enforcement_mode: enforcementFor('active'), evidence: { ...entry.evidence, shadow_measurement: evidence } };

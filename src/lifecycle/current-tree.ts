@@ -11,6 +11,8 @@ import { isBinary, type Prepared } from './replay.js';
 
 export interface TreeViolation extends Hit {
   readonly path: string;
+  /** The text of the hit's first line (what a baseline records, as a hash). */
+  readonly lineText: string;
 }
 
 export interface TreeScan {
@@ -30,9 +32,13 @@ export async function scanTree(root: string, commit: string, prepared: Extract<P
     const data = blobs.get(e.sha) ?? null;
     if (data === null || isBinary(data)) continue;
     files += 1;
-    const r = evaluate(prepared.matcher, data.toString('utf8'), { budgetMs });
+    const text = data.toString('utf8');
+    const r = evaluate(prepared.matcher, text, { budgetMs });
     if (r.error !== undefined) errors.push({ path: e.path, message: r.error });
-    else for (const h of r.hits) violations.push({ ...h, path: e.path });
+    else if (r.hits.length > 0) {
+      const lines = text.split('\n');
+      for (const h of r.hits) violations.push({ ...h, path: e.path, lineText: lines[h.line - 1] ?? '' });
+    }
   }
   return { files, violations, errors };
 }

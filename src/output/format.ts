@@ -24,6 +24,8 @@ export interface FormatContext {
   constraints?: readonly ConstraintEntry[];
   /** Markdown report framing (title, range changes, extra sections). */
   markdown?: Omit<MarkdownReport, 'constraints'>;
+  /** Stylish: list suppressed hits with their reasons instead of only counting them (`--report-suppressions`). */
+  listSuppressed?: boolean;
 }
 
 /** Renders diagnostics in a format. SARIF and GitHub renderers are loaded only when asked for. */
@@ -37,13 +39,14 @@ export async function formatDiagnostics(diagnostics: readonly Diagnostic[], form
     }
     case 'github': {
       const { formatGithub } = await import('./github.js');
-      return formatGithub(diagnostics);
+      // Suppressed hits are no annotations (JSON and SARIF carry them).
+      return formatGithub(diagnostics.filter((d) => d.suppressed === undefined));
     }
     case 'markdown': {
       const { formatMarkdown } = await import('./markdown.js');
-      return formatMarkdown(diagnostics, { title: 'findings', changes: null, ...ctx.markdown, constraints: ctx.constraints ?? [] });
+      return formatMarkdown(diagnostics.filter((d) => d.suppressed === undefined), { title: 'findings', changes: null, ...ctx.markdown, constraints: ctx.constraints ?? [] });
     }
     default:
-      return formatStylish(diagnostics, ctx.paint);
+      return formatStylish(diagnostics, ctx.paint, ctx.listSuppressed === true);
   }
 }

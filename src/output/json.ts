@@ -1,4 +1,9 @@
-/** The documented JSON diagnostics shape: an array of `{file, line, column, severity, ruleId, message[, notes]}`. */
+/**
+ * The documented JSON diagnostics shape (docs/hooks.md, "Output formats"): an array of
+ * `{file, line, column, severity, ruleId, message[, notes][, suppressed, reason][, baselined]}`.
+ * A suppressed hit keeps its severity but does not count: `suppressed: true` with the marker's
+ * `reason`; a hit in the constraint's baseline also carries `baselined: true`.
+ */
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 
 export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): object[] {
@@ -10,6 +15,7 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): object[] 
     ruleId: d.ruleId,
     message: d.message,
     ...(d.notes ? { notes: d.notes } : {}),
+    ...(d.suppressed ? { suppressed: true, reason: d.suppressed.reason, ...(d.suppressed.kind === 'baseline' ? { baselined: true } : {}) } : {}),
   }));
 }
 

@@ -5,6 +5,8 @@
  * hand, each constraint's rule carries its metadata (reportingDescriptor, SARIF §3.49): `name`,
  * `shortDescription` = title, `fullDescription` = the detector pattern, `help` = checklist item
  * and the `explain` command, `defaultConfiguration.level` by status, and `properties.tags`.
+ * A suppressed hit carries `suppressions` (SARIF §3.27.23): `inSource` with the marker's reason as
+ * `justification`, or `external` for a hit in the constraint's baseline file.
  */
 import { compareStrings, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { ConstraintEntry } from '../types.js';
@@ -94,6 +96,7 @@ export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string
           },
         },
       ],
+      ...(d.suppressed ? { suppressions: [{ kind: d.suppressed.kind === 'inSource' ? 'inSource' : 'external', justification: d.suppressed.reason }] } : {}),
     };
   });
   return {

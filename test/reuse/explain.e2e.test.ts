@@ -96,7 +96,8 @@ describe('findings explain', () => {
     const second = await chainOf(cid);
     expect(second.text).toBe(first.text);
     expect(Object.keys(first.chain)).toEqual(['query', 'matched', 'constraint', 'artifact', 'registry', 'candidate', 'review_findings', 'tasks', 'pulled_from', 'diagnostics']);
-    expect(Object.keys(first.chain.constraint!)).toEqual(['id', 'file', 'line', 'finding_id', 'title', 'status', 'enforcement_mode', 'tier', 'measurement']);
+    // `findings explain` adds the baseline and inline-suppression counts after the documented keys (docs/reuse.md).
+    expect(Object.keys(first.chain.constraint!)).toEqual(['id', 'file', 'line', 'finding_id', 'title', 'status', 'enforcement_mode', 'tier', 'measurement', 'baseline', 'suppressions']);
     expect(Object.keys(first.chain.constraint!.measurement!)).toEqual(['file', 'line', 'measured_at_commit', 'samples', 'hits', 'labelled', 'true_positives', 'false_positives', 'precision', 'labelled_hits']);
     expect(Object.keys(first.chain.constraint!.measurement!.labelled_hits[0]!)).toEqual(['id', 'file', 'line', 'at', 'label']);
     expect(Object.keys(first.chain.constraint!.measurement!.labelled_hits[0]!.at)).toEqual(['commit', 'path', 'line']);

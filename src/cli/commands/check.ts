@@ -1,7 +1,7 @@
 /** `findings check [--staged | --worktree] [paths…] | --all | --from-ref A --to-ref B`: apply the constraint index (docs/hooks.md). */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { hasErrors } from '../../diagnostics.js';
+import { hasErrors, unsuppressed } from '../../diagnostics.js';
 import { toPosix } from '../../paths.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { mergeBase } from '../../git-hooks.js';
@@ -21,6 +21,7 @@ interface CheckOpts extends CommonOptions, WarningOptions {
   all?: boolean;
   fromRef?: string;
   toRef?: string;
+  reportSuppressions?: boolean;
 }
 
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
@@ -33,7 +34,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     .option('--worktree', 'with paths: check the files as they are on disk, with the working-tree constraint index')
     .option('--all', 'check every tracked file (index content), with the working-tree constraint index')
     .option('--from-ref <ref>', 'check the files changed since this commit (their merge base with --to-ref)')
-    .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)');
+    .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)')
+    .option('--report-suppressions', 'list every hit an inline `findings-ignore` marker or a baseline suppresses, with its reason (stylish; JSON and SARIF always carry them)');
   addRootOption(cmd);
   addFormatOptions(cmd, FORMATS);
   addWarningOptions(cmd);
@@ -62,13 +64,13 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
             changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.indexText)) : null,
           }
         : undefined;
-    await out.diagnostics(verdict.shown, { constraints, ...(markdown ? { markdown } : {}) });
+    await out.diagnostics(verdict.shown, { constraints, listSuppressed: opts.reportSuppressions === true, ...(markdown ? { markdown } : {}) });
     if (outcome.status === 'invalid-index') {
       out.warn(`findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``);
       exit = ExitCode.Usage;
       return;
     }
-    if (!out.machine && outcome.diagnostics.length === 0) {
+    if (!out.machine && unsuppressed(outcome.diagnostics).length === 0) {
       out.info(`findings check: ${outcome.collected.files.length} file(s), ${outcome.constraints} constraint(s), no problems`);
     }
     if (verdict.tooMany) out.warn(`findings check: ${verdict.tooMany}`);

@@ -1,5 +1,5 @@
 /**
- * `findings constraint measure|label|sample|activate|retire` — the constraint lifecycle
+ * `findings constraint measure|label|sample|baseline|activate|retire` — the constraint lifecycle
  * (finding-compiler.md, "Lifecycle" and "Replay qualification"; docs/lifecycle.md).
  * Exit codes: 0 done; 1 refused (a condition failed, an unknown id or hit); 2 bad usage or an
  * index / measurement that cannot be read.
@@ -118,7 +118,7 @@ interface SampleOpts extends CommonOptions {
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('constraint', 'Measure, label, sample, activate and retire constraints of .agents/constraints/index.json.', io);
+  const cmd = baseCommand('constraint', 'Measure, label, sample, baseline, activate and retire constraints of .agents/constraints/index.json.', io);
 
   const measure = subCommand(cmd, 'measure', 'Replay constraints over the history of HEAD and record samples and distinct hits (each violation once, at the commit that introduced it) in .agents/constraints/measurements/<id>.json.', io)
     .argument('[ids...]', 'constraint ids (default: every shadow constraint; named ones may be active too)')
@@ -281,6 +281,28 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     for (const h of s.hits) io.stdout.write(labelFileEntry(h, lineOf(h)));
   });
 
+  const baseline = subCommand(cmd, 'baseline', 'Record the violations of the tracked files at HEAD in .agents/constraints/baselines/<id>.json: activation and the gate then count only violations not in it.', io)
+    .argument('<id>', 'constraint id')
+    .option('--prune', 'drop the recorded violations that no longer occur (records nothing new)');
+  addRootOption(baseline);
+  addFormatOptions(baseline, ['stylish', 'json']);
+  baseline.action(async (id: string, opts: CommonOptions & { prune?: boolean }) => {
+    const out = Output.from(io, opts, ['stylish', 'json']);
+    const root = await resolveRoot(opts.root, io);
+    const { recordBaseline } = await import('../../lifecycle/baseline.js');
+    const r = await recordBaseline(root, id, { prune: opts.prune === true });
+    exit = exitFor(r.diagnostics);
+    if (out.machine) {
+      out.json({ id, file: r.file, state: r.state, violations: r.violations, files: r.files, ...(r.dropped !== undefined ? { dropped: r.dropped } : {}), diagnostics: r.diagnostics });
+      return;
+    }
+    await out.diagnostics(r.diagnostics);
+    if (r.file !== null) {
+      const dropped = r.dropped !== undefined ? `, ${r.dropped} no longer occurring dropped` : '';
+      out.info(`${id}: ${r.violations} violation(s) in ${r.files} file(s) baselined${dropped} → ${r.file} (${r.state}); commit it with the change that needs it`);
+    }
+  });
+
   const activate = subCommand(cmd, 'activate', 'Make a measured shadow constraint active + block (needs enough labelled hits, the precision, and a clean current tree).', io).argument('<id>', 'constraint id');
   addRootOption(activate);
   addFormatOptions(activate, ['stylish', 'json']);
@@ -320,7 +342,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (r.retired) out.info(`${id}: retired (enforcement off; kept in the index for history)`);
   });
 
-  if (args.length === 0) throw new UsageError('give a subcommand: measure, label, sample, activate or retire');
+  if (args.length === 0) throw new UsageError('give a subcommand: measure, label, sample, baseline, activate or retire');
   await parseArgs(cmd, args);
   return exit;
 }

@@ -7,7 +7,7 @@ import { ExitCode } from '../../exit-codes.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { explain } from '../../reuse/explain/chain.js';
 import { loadExplainSources } from '../../reuse/explain/load.js';
-import { renderExplainJson, renderExplainText } from '../../reuse/explain/render.js';
+import { renderExplainJson, renderExplainText, type ConstraintExtras } from '../../reuse/explain/render.js';
 import type { CliIo } from '../io.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
 
@@ -25,13 +25,24 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const sources = await loadExplainSources(worktreeFiles(root));
     const chain = await explain(sources, id);
     const full = { ...chain, diagnostics: [...sources.diagnostics, ...chain.diagnostics] };
-    if (out.machine) io.stdout.write(renderExplainJson(full));
+    const extras = chain.constraint === null ? {} : await constraintExtras(root, chain.constraint.id);
+    if (out.machine) io.stdout.write(renderExplainJson(full, extras));
     else {
-      if (chain.matched !== null) io.stdout.write(renderExplainText(full));
+      if (chain.matched !== null) io.stdout.write(renderExplainText(full, extras));
       await out.diagnostics(full.diagnostics);
     }
     exit = chain.matched === null ? ExitCode.Failed : ExitCode.Ok;
   });
   await parseArgs(cmd, args);
   return exit;
+}
+
+/** Inline suppressions at HEAD and the baseline of a constraint (docs/hooks.md, docs/lifecycle.md). */
+async function constraintExtras(root: string, id: string): Promise<ConstraintExtras> {
+  const { countSuppressionsAtHead } = await import('../../../hooks/suppression-count.js');
+  const { readBaselineFile } = await import('../../lifecycle/baseline.js');
+  const { baselinePath, baselineSize } = await import('../../lifecycle/baseline-file.js');
+  const read = await readBaselineFile(root, id);
+  const baseline = read === null || !read.ok ? null : { file: baselinePath(id), ...baselineSize(read.baseline) };
+  return { suppressions: await countSuppressionsAtHead(root, id), baseline };
 }

@@ -7,8 +7,14 @@ const at = (file: string, line: number): string => (line > 0 ? `${file}:${line}`
 // The same notation as `findings constraint label/activate` (floored, so 0.9499 never reads 0.95).
 const pct = (p: number | null): string => (p === null ? 'not measured (no labelled hits)' : formatRatio(p));
 
+/** Counts explain shows beside a constraint (docs/hooks.md): inline markers at HEAD and baselined violations. */
+export interface ConstraintExtras {
+  readonly suppressions?: { readonly markers: number; readonly without_reason: number; readonly files: number };
+  readonly baseline?: { readonly file: string; readonly violations: number; readonly files: number } | null;
+}
+
 /** The chain as lines, one link per heading, each ending with `file:line`. */
-export function renderExplainText(c: ExplainChain): string {
+export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}): string {
   const out: string[] = [`explain ${c.query} (${c.matched ?? 'unknown'})`];
   const head = (kind: string, name: string, file: string, line: number): void => {
     out.push(`${kind.padEnd(11)} ${name}  ${at(file, line)}`);
@@ -23,6 +29,10 @@ export function renderExplainText(c: ExplainChain): string {
       out.push(`  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled${m.precision === null ? '' : ` (${formatInterval(m.true_positives, m.labelled)})`}, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`);
       for (const h of m.labelled_hits) out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
     }
+    const s = extras.suppressions;
+    if (s) out.push(`  inline suppressions at HEAD: ${s.markers} in ${s.files} file(s)${s.without_reason > 0 ? `, ${s.without_reason} without a reason (they suppress nothing)` : ''}`);
+    const b = extras.baseline;
+    if (b) out.push(`  baseline: ${b.violations} violation(s) in ${b.files} file(s)  ${b.file}`);
   }
   if (c.artifact) {
     const a = c.artifact;
@@ -76,6 +86,8 @@ function ordered(value: unknown, shape: KeyShape | undefined): unknown {
 }
 
 /** The stable JSON document (each object in its documented key order, 2-space indent, final newline). */
-export function renderExplainJson(c: ExplainChain): string {
-  return `${JSON.stringify(ordered(c, EXPLAIN_SHAPE), null, 2)}\n`;
+export function renderExplainJson(c: ExplainChain, extras: ConstraintExtras = {}): string {
+  // The counts join the constraint object after its documented keys (code-unit order).
+  const withExtras = c.constraint === null ? c : { ...c, constraint: { ...c.constraint, ...(extras.suppressions ? { suppressions: extras.suppressions } : {}), ...(extras.baseline !== undefined ? { baseline: extras.baseline } : {}) } };
+  return `${JSON.stringify(ordered(withExtras, EXPLAIN_SHAPE), null, 2)}\n`;
 }
