@@ -6,7 +6,7 @@
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { enforcementFor, parseConstraintIndex } from '../src/constraints/index-file.js';
 import { constraintIdFor } from '../src/types.js';
-import type { ValidateContext, ValidateTarget } from '../src/validate/index.js';
+import type { ValidateContext, ValidateTarget } from '../src/validate/types.js';
 
 /** The 1-based line where `"id": "<id>"` is written, or 1. */
 function entryLine(text: string, id: string): number {
