@@ -1,5 +1,6 @@
-/** The documented JSON diagnostics shape: an array of `{file, line, column, severity, ruleId, message[, notes]}`. */
+/** The documented JSON diagnostics shape: an array of `{file, line, column, severity, ruleId, message[, notes][, helpUri]}`. */
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { ruleHelpUri } from '../rules/table.js';
 
 export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): object[] {
   return sortDiagnostics(diagnostics).map((d) => ({
@@ -10,6 +11,8 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): object[] 
     ruleId: d.ruleId,
     message: d.message,
     ...(d.notes ? { notes: d.notes } : {}),
+    // The rule's entry in docs/rules.md (src/rules/table.ts); absent for an id the table lacks.
+    helpUri: ruleHelpUri(d.ruleId),
   }));
 }
 
