@@ -113,10 +113,10 @@ export const RULES: readonly RuleInfo[] = [
     summary: 'An active constraint no longer qualifies (its detector or fixtures changed).',
     anchor: 'compiler-active-unqualified',
   },
-  { id: 'compiler/applies-to', severity: 'error', summary: "A finding's compiler.applies_to is invalid.", anchor: 'compiler-applies-to' },
+  { id: 'compiler/applies-to', severity: 'warning', summary: "A finding's compiler.applies_to is invalid.", anchor: 'compiler-applies-to' },
   {
     id: 'compiler/detector',
-    severity: 'error',
+    severity: 'warning',
     summary: "A finding's detector pattern does not compile on the linear-time engine.",
     anchor: 'compiler-detector',
   },
@@ -165,13 +165,13 @@ export const RULES: readonly RuleInfo[] = [
   },
   {
     id: 'compiler/no-fixtures',
-    severity: 'error',
+    severity: 'warning',
     summary: 'Replay needs at least one positive and one negative-control fixture.',
     anchor: 'compiler-no-fixtures',
   },
   {
     id: 'compiler/not-enforced',
-    severity: 'error',
+    severity: 'warning',
     summary: 'The detector kind is not enforced by this compiler.',
     anchor: 'compiler-not-enforced',
   },
@@ -207,7 +207,7 @@ export const RULES: readonly RuleInfo[] = [
   },
   {
     id: 'compiler/unsafe-pattern',
-    severity: 'error',
+    severity: 'warning',
     summary: 'The detector pattern is refused as unsafe (nested quantifiers, lookaround, backreferences).',
     anchor: 'compiler-unsafe-pattern',
   },
