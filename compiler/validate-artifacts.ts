@@ -7,7 +7,7 @@ import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { readFrontMatter } from '../src/frontmatter.js';
 import { Layout } from '../src/layout.js';
 import { readRegistry } from '../src/registry/reader.js';
-import type { ValidateContext, ValidateTarget } from '../src/validate/index.js';
+import type { ValidateContext, ValidateTarget } from '../src/validate/types.js';
 import { checkArtifact, findingKeyLine, idFromPath, isArtifactPath, type Finding } from './model.js';
 
 export async function validateArtifactTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {

@@ -6,13 +6,11 @@
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { enforcementFor, parseConstraintIndex } from '../src/constraints/index-file.js';
 import { constraintIdFor } from '../src/types.js';
-import type { ValidateContext, ValidateTarget } from '../src/validate/index.js';
+import type { ValidateContext, ValidateTarget } from '../src/validate/types.js';
+import { jsonKeyLine } from '../src/text-position.js';
 
 /** The 1-based line where `"id": "<id>"` is written, or 1. */
-function entryLine(text: string, id: string): number {
-  const at = text.indexOf(`"id": ${JSON.stringify(id)}`);
-  return at === -1 ? 1 : text.slice(0, at).split('\n').length;
-}
+const entryLine = (text: string, id: string): number => jsonKeyLine(text, 'id', id);
 
 export async function validateIndexTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {
   void ctx;

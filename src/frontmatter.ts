@@ -15,6 +15,7 @@
 import matter from 'gray-matter';
 import { isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document } from 'yaml';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
+import { lineAt, positionAt } from './text-position.js';
 
 /** Artifacts are small; anything bigger is refused without being parsed (hostile-input cap). */
 export const MAX_FRONT_MATTER_FILE_BYTES = 1024 * 1024;
@@ -63,7 +64,7 @@ export function decodeText(bytes: Buffer | string, file: string): { ok: true; te
   }
   const nul = text.indexOf('\0');
   if (nul !== -1) {
-    const line = text.slice(0, nul).split('\n').length;
+    const line = lineAt(text, nul);
     return { ok: false, diagnostics: [diagnostic({ file, line, ruleId: 'artifact/binary', message: 'file contains a NUL byte (binary content)' })] };
   }
   return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
@@ -155,9 +156,8 @@ function refuseHostileKeys(doc: Document, lineOf: (offset: number) => { line: nu
 function parseYaml12Or(yaml: string, firstLine: number): FrontMatterData {
   const doc = parseDocument(yaml, { version: '1.2', schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false, strict: true, stringKeys: true });
   const lineOf = (offset: number): { line: number; col: number } => {
-    const before = yaml.slice(0, offset);
-    const nl = before.lastIndexOf('\n');
-    return { line: firstLine + before.split('\n').length - 1, col: offset - nl };
+    const at = positionAt(yaml, offset);
+    return { line: firstLine + at.line - 1, col: at.column };
   };
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) {

@@ -1,4 +1,5 @@
 /** Pure JSONL splitting and parsing. Keeps each line's raw text so writers can preserve it byte for byte. */
+import { positionAt } from './text-position.js';
 
 export interface RawLine {
   /** 1-based line number in the file. */
@@ -78,15 +79,11 @@ export function parseJsonDocument(text: string): JsonDocument {
     const reason = jsonErrorReason(error);
     const at = /at position (\d+)/.exec(reason);
     if (!at) return { ok: false, line: 1, column: 0, reason };
-    const offset = Number(at[1]);
-    const before = source.slice(0, offset);
-    const line = before.split('\n').length;
-    return { ok: false, line, column: offset - before.lastIndexOf('\n'), reason: reason.replace(/ in JSON at position \d+/, '') };
+    return { ok: false, ...positionAt(source, Number(at[1])), reason: reason.replace(/ in JSON at position \d+/, '') };
   }
   const dup = duplicateKey(source);
   if (dup === null) return { ok: true, value };
-  const before = source.slice(0, dup.offset);
-  return { ok: false, line: before.split('\n').length, column: dup.offset - before.lastIndexOf('\n'), reason: duplicateKeyReason(dup) };
+  return { ok: false, ...positionAt(source, dup.offset), reason: duplicateKeyReason(dup) };
 }
 
 /** Where a key repeats inside one object: its offset (of the opening quote) and its decoded name. */

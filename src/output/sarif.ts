@@ -9,6 +9,7 @@
  * `justification`, or `external` for a hit in the constraint's baseline file.
  */
 import { compareStrings, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { ruleHelpUri } from '../rules/table.js';
 import type { ConstraintEntry } from '../types.js';
 import { VERSION } from '../version.js';
 
@@ -77,7 +78,9 @@ export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string
   const byId = new Map(constraints.map((c) => [c.id, c]));
   const rules = ids.map((id) => {
     const c = byId.get(id);
-    return c ? constraintRule(c) : bareRule(id);
+    // helpUri: the rule's entry in docs/rules.md (src/rules/table.ts); a constraint links its family.
+    const helpUri = ruleHelpUri(sorted.find((d) => sarifRuleId(d.ruleId) === id)!.ruleId);
+    return { ...(c ? constraintRule(c) : bareRule(id)), helpUri };
   });
   const results = sorted.map((d) => {
     const id = sarifRuleId(d.ruleId);

@@ -9,7 +9,7 @@
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { duplicateKey, duplicateKeyReason, isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
 import { describeErrors, validator } from '../schema.js';
-import type { ValidateContext, ValidateTarget } from '../validate/index.js';
+import type { ValidateContext, ValidateTarget } from '../validate/types.js';
 import { UsageError } from '../exit-codes.js';
 import { idFileNameProblem, Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';

@@ -10,6 +10,7 @@ import { stableStringify } from '../json-stable.js';
 import { Layout } from '../layout.js';
 import { toPosix } from '../paths.js';
 import { validate } from '../schema.js';
+import { jsonKeyLine } from '../text-position.js';
 
 export type PullTier = 'pulled' | 'seed';
 
@@ -88,8 +89,5 @@ export function sourceFromRecord(url: string, root: string): ClassifiedSource {
 
 /** The 1-based line of a source's `"url"` in sources.json text (0 when absent). Pure. */
 export function recordLine(text: string | null, url: string): number {
-  if (text === null) return 0;
-  const needle = `"url": ${JSON.stringify(url)}`;
-  const at = text.indexOf(needle);
-  return at === -1 ? 0 : text.slice(0, at).split('\n').length;
+  return text === null ? 0 : jsonKeyLine(text, 'url', url, 0);
 }

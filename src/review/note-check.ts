@@ -7,7 +7,7 @@
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { SAFE_ID } from '../layout.js';
-import type { ValidateContext, ValidateTarget } from '../validate/index.js';
+import type { ValidateContext, ValidateTarget } from '../validate/types.js';
 import { foldEvents, readLedgerEvents } from './ledger.js';
 import { renderNote } from './store.js';
 

@@ -9,7 +9,7 @@ import { resolveCommit } from '../git.js';
 import { blameLines, fileAtCommits, firstParent, prospectiveAuthorEmail, type LineOrigin } from '../git-review.js';
 import { splitLines } from '../jsonl.js';
 import { idFileNameProblem, Layout } from '../layout.js';
-import type { ValidateContext, ValidateTarget } from '../validate/index.js';
+import type { ValidateContext, ValidateTarget } from '../validate/types.js';
 import { eventLine, parseLedger } from './events.js';
 import { parseTask } from './ledger.js';
 import { holdsRole, parseRoles, readRoles, type RoleName } from './roles.js';

@@ -8,7 +8,7 @@ import { parseConfig } from '../config.js';
 import { parseMeasurement } from '../lifecycle/measurement.js';
 import { parseCandidateLines } from '../recur/candidates.js';
 import { parseSourcesFile } from '../reuse/sources-file.js';
-import type { ValidateTarget } from './index.js';
+import type { ValidateTarget } from './types.js';
 
 export async function validateCandidateTargets(targets: readonly ValidateTarget[]): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];

@@ -1,33 +1,18 @@
 /**
  * `findings validate`: one dispatcher over every file format. Each format's rules live with
  * their owner (registry, compiler, review ledger); this module only finds the files, reads them
- * once, and routes them by kind. The same function runs on the working tree, the index
- * (pre-commit) and a commit (pre-push, CI).
+ * once, and routes them by kind. Its table of validators is a composition root: it is the one
+ * kernel module that loads compiler/ modules (ARCHITECTURE.md, "Import directions"); the
+ * validators import their shared types from the leaf `./types.ts`, never from here. The same
+ * function runs on the working tree, the index (pre-commit) and a commit (pre-push, CI).
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { Layout } from '../layout.js';
 import type { RepoFiles } from '../repo-files.js';
 import { readMany } from '../repo-files.js';
+import type { TargetKind, ValidateContext, ValidateTarget, Validator } from './types.js';
 
-export type TargetKind = 'registry' | 'artifact' | 'constraint-index' | 'review-ledger' | 'review-note' | 'task' | 'roles' | 'candidates' | 'measurement' | 'sources' | 'config';
-
-export interface ValidateTarget {
-  readonly kind: TargetKind;
-  /** Display path (repository-relative when inside the root). */
-  readonly file: string;
-  readonly text: string;
-}
-
-export interface ValidateContext {
-  /** Repository root (absolute). */
-  readonly root: string;
-  /** Where the content comes from; validators read cross-references (e.g. registry ids) through it. */
-  readonly files: RepoFiles;
-  /** The commit whose history vouches for ledger authorship (roles checks); null for the working tree or index. */
-  readonly commit: string | null;
-}
-
-export type Validator = (targets: readonly ValidateTarget[], ctx: ValidateContext) => Promise<Diagnostic[]>;
+export type { TargetKind, ValidateContext, ValidateTarget, Validator } from './types.js';
 
 /** The explicit, ordered list of validators, each loaded on demand. */
 const VALIDATORS: Record<TargetKind, () => Promise<Validator>> = {

@@ -64,6 +64,7 @@ describe('SARIF rule metadata', () => {
       },
       defaultConfiguration: { level: 'warning' },
       properties: { tags: ['findings', 'constraint', 'shadow', 'local', 'javascript'] },
+      helpUri: expect.stringMatching(/\/docs\/rules\.md#constraint-id$/),
     });
     expect(log.runs[0].tool.driver.rules[0]).toMatchObject({ id: 'c-unknown', help: { text: 'findings explain c-unknown' } });
   });

@@ -137,10 +137,7 @@ export async function loadExplainSources(files: RepoFiles): Promise<ExplainSourc
   };
 }
 
-/** The 1-based line of `"<key>": <json value>` in pretty JSON text, or 1. Pure. */
-export function jsonKeyLine(text: string, key: string, value: string): number {
-  const at = text.indexOf(`"${key}": ${JSON.stringify(value)}`);
-  return at === -1 ? 1 : text.slice(0, at).split('\n').length;
-}
+/** The 1-based line of `"<key>": <json value>` in pretty JSON text, or 1 (src/text-position.ts). */
+export { jsonKeyLine } from '../../text-position.js';
 
 export { keyLine };
