@@ -77,9 +77,9 @@ export function baselineSize(b: Baseline): { violations: number; files: number }
 
 export type BaselineParse = { readonly ok: true; readonly baseline: Baseline } | { readonly ok: false; readonly diagnostics: Diagnostic[] };
 
-/** Parses a baseline file; every problem names the file (rule `baseline/invalid`). Pure. */
+/** Parses a baseline file; every problem names the file (rule `lifecycle/baseline-invalid`). Pure. */
 export function parseBaseline(text: string, file: string): BaselineParse {
-  const bad = (message: string): BaselineParse => ({ ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'baseline/invalid', message })] });
+  const bad = (message: string): BaselineParse => ({ ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'lifecycle/baseline-invalid', message })] });
   let raw: unknown;
   try {
     raw = JSON.parse(text);

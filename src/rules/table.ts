@@ -346,6 +346,10 @@ export const RULES: readonly RuleInfo[] = [
     summary: "An active constraint's labelled precision fell below the threshold.",
     anchor: 'lifecycle-active-below-precision',
   },
+  { id: 'lifecycle/baseline-evaluation-error', severity: 'warning', summary: 'A file could not be evaluated while recording a baseline; nothing was recorded for it.', anchor: 'lifecycle-baseline-evaluation-error' },
+  { id: 'lifecycle/baseline-invalid', severity: 'warning', summary: 'A baseline file cannot be read; every hit of its constraint counts.', anchor: 'lifecycle-baseline-invalid' },
+  { id: 'lifecycle/no-baseline', severity: 'error', summary: 'There is no baseline to prune; record one with `findings constraint baseline <id>`.', anchor: 'lifecycle-no-baseline' },
+  { id: 'lifecycle/no-head', severity: 'error', summary: 'There is no commit yet, so there is no tree to baseline.', anchor: 'lifecycle-no-head' },
   { id: 'lifecycle/bad-label-line', severity: 'error', summary: 'A label file line cannot be read.', anchor: 'lifecycle-bad-label-line' },
   {
     id: 'lifecycle/current-evaluation-error',

@@ -160,7 +160,7 @@ describe('findings constraint baseline and the gate', () => {
     repo.write('.agents/constraints/baselines/c-x.json', '{ nope');
     const r = await runFindings(['check', '--all'], { cwd: repo.root });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('baseline/invalid');
+    expect(r.stdout).toContain('lifecycle/baseline-invalid');
   });
 });
 
