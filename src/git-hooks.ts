@@ -3,10 +3,10 @@
  * Everything here runs plain child_process through src/git.ts, so GIT_INDEX_FILE set by
  * `git commit -a` / `git commit <paths>` reaches every child (pitfalls.md #4).
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { git, runGit } from './git.js';
+import { commitState } from './git-probe.js';
 
 /** Added line numbers (1-based, in the new version) per path. */
 export type AddedLines = Map<string, Set<number>>;
@@ -133,21 +133,7 @@ export type Operation = 'merge' | 'rebase' | 'cherry-pick' | 'revert';
 
 /** The multi-step operation in progress in this worktree (merge, rebase, …), or null. */
 export async function operationInProgress(root: string): Promise<Operation | null> {
-  const probes: [string, Operation][] = [
-    ['rebase-merge', 'rebase'],
-    ['rebase-apply', 'rebase'],
-    ['MERGE_HEAD', 'merge'],
-    ['CHERRY_PICK_HEAD', 'cherry-pick'],
-    ['REVERT_HEAD', 'revert'],
-  ];
-  const r = await runGit(root, ['rev-parse', ...probes.flatMap(([p]) => ['--git-path', p])]);
-  if (r.code !== 0) return null;
-  const paths = r.stdout.toString('utf8').split('\n').filter((l) => l !== '');
-  for (let k = 0; k < probes.length; k += 1) {
-    const p = paths[k];
-    if (p !== undefined && existsSync(path.resolve(root, p))) return probes[k]![1];
-  }
-  return null;
+  return (await commitState(root)).operation;
 }
 
 /** A parent whose version of a file a commit in a multi-step operation may carry over. */
