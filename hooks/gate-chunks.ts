@@ -1,14 +1,14 @@
 /**
  * The gate over many files (`findings check --all`), in chunks: the same runGate per chunk of
  * files, so a long run can say how far it is (a progress line on a TTY once it has run for a
- * second: done/total, rate, ETA) and, above PARALLEL_MIN_FILES when a second core exists, half
+ * second: done/total, rate, ETA) and, above PARALLEL_MIN_FILES while a second core is idle, half
  * of the chunks run in a worker thread (hooks/gate-worker.ts) beside the main one. The verdict is
  * exactly one runGate over all files: every file diagnostic belongs to one chunk; an
  * index-level evaluation error (a broken glob or detector, reported against the index file)
  * comes from every chunk that has a covered file, and is kept once. Output is sorted as runGate's.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
@@ -28,7 +28,7 @@ export interface ChunkOptions {
   readonly progressAfterMs?: number;
   /** Files per chunk (default: about 20 chunks, at least 500 files each). */
   readonly chunkSize?: number;
-  /** Split across a worker thread from this many files (default PARALLEL_MIN_FILES; only with ≥ 2 cores). */
+  /** Split across a worker thread from this many files (default: PARALLEL_MIN_FILES, and only while a core is idle; always needs ≥ 2 cores). */
   readonly parallelFrom?: number;
 }
 
@@ -101,7 +101,13 @@ export async function runGateInChunks(
       chunking.onProgress(progressLine(done, files.length, elapsed, { verb: 'checking', unit: 'files' }));
   };
   const held = heldPositions(index, options.held);
-  const parallel = files.length >= (chunking.parallelFrom ?? PARALLEL_MIN_FILES) && availableParallelism() >= 2 && held !== null;
+  // A worker only pays when a core is idle: on a saturated machine (measured at load 9-11 on 2
+  // cores) copying the texts to it made check --all slower, not faster. Output is the same either way.
+  const large =
+    chunking.parallelFrom === undefined
+      ? files.length >= PARALLEL_MIN_FILES && loadavg()[0]! + 1 <= availableParallelism()
+      : files.length >= chunking.parallelFrom;
+  const parallel = large && availableParallelism() >= 2 && held !== null;
   // The worker takes the second half; the main thread judges the first half meanwhile.
   const mainShare = parallel ? Math.ceil(files.length / 2) : files.length;
   const { held: _held, ...plain } = options;
