@@ -1,6 +1,16 @@
 #!/usr/bin/env node
 // `findings-compile [options]` is `findings compile [options]`.
+import module from 'node:module';
 import v8 from 'node:v8';
+
+// Node >= 22.1 can cache the compiled code of our modules between runs (each hook run pays for
+// compiling ~35 of them otherwise). Where Node lacks it, or it cannot write its cache folder
+// (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is only ever a speed-up.
+try {
+  module.enableCompileCache?.();
+} catch {
+  // not available here: run uncached
+}
 
 v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 

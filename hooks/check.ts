@@ -9,7 +9,8 @@ import { EMPTY_INDEX, parseConstraintIndex } from '../src/constraints/index-file
 import { rangeAddedLines, stagedAddedLines, type AddedLines } from '../src/git-hooks.js';
 import { Layout } from '../src/layout.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
-import { addedLinePaths, applicableConstraints, needsAddedLines, runGate, type CheckedFile } from './gate.js';
+import { addedLinePaths, applicableConstraints, needsAddedLines, type CheckedFile } from './gate.js';
+import { runGateInChunks } from './gate-chunks.js';
 import { stricterJudgment } from './judgment.js';
 import { applySuppressions } from './suppressions.js';
 import { applyBaselinesFrom, baselineSourceOf } from './baselines.js';
@@ -34,6 +35,8 @@ export interface CheckOptions {
   readonly bypass: string | null;
   /** An already collected source (pre-commit reuses its collection). */
   readonly collected?: Collected;
+  /** Progress lines of a long check (the CLI passes one on a TTY). */
+  readonly onProgress?: (line: string) => void;
 }
 
 /** The index before the change, or null (absent, no "before", or unreadable: the index after it then judges alone). */
@@ -70,7 +73,7 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
   const indexText = collected.indexText ?? '';
-  const hits = await runGate(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held });
+  const hits = await runGateInChunks(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held }, { onProgress: options.onProgress });
   // Inline markers next to a hit (docs/hooks.md, "Inline suppressions"); a clean check reads nothing more.
   // Then the constraints' baselines, read only for constraints with hits (docs/lifecycle.md, "Baseline").
   const texts = new Map(files.map((f) => [f.path, f.text]));

@@ -156,6 +156,14 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
     // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
     return known.occurring.has(m) === (m.mode === 'must_contain');
   };
+  // Each path is tested once per distinct applies_to, not once per constraint (docs/hooks.md "Speed").
+  const byGlobs = new Map<string, CheckedFile[]>();
+  const covered = (p: Prepared): CheckedFile[] => {
+    const key = JSON.stringify(p.entry.applies_to);
+    let mine = byGlobs.get(key);
+    if (mine === undefined) byGlobs.set(key, (mine = files.filter((f) => p.test!(f.path))));
+    return mine;
+  };
   for (const p of prepared) {
     const c = p.entry;
     const severity = blocks(c) ? 'error' : 'warning';
@@ -170,7 +178,7 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
       if (files.length > 0) out.push(evaluationError(options.indexFile, entryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
       continue;
     }
-    const mine = files.filter((f) => p.test!(f.path));
+    const mine = covered(p);
     if (mine.length === 0) continue;
     if (p.matcher === null) {
       out.push(evaluationError(options.indexFile, entryLine(options.indexText, c.id), p.problem ?? 'bad detector'));

@@ -11,11 +11,11 @@
  * (hooks/operation-gate.ts).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
-import { mergeHeadsFromEnv, operationInProgress, type Operation } from '../src/git-hooks.js';
+import { mergeHeadsFromEnv, type Operation } from '../src/git-hooks.js';
 import { Layout } from '../src/layout.js';
-import { indexFiles } from '../src/repo-files.js';
+import type { RepoFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
-import { collect } from './sources.js';
+import { stagedSnapshot } from './snapshot.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
 
@@ -46,9 +46,8 @@ export type CommitHook = 'pre-commit' | 'pre-merge-commit';
  * The operation whose commit this is. During pre-merge-commit git has not written MERGE_HEAD yet;
  * the merged heads are in the environment (src/git-hooks.ts mergeHeadsFromEnv).
  */
-async function currentOperation(root: string, env: NodeJS.ProcessEnv, hook: CommitHook): Promise<Operation | null> {
-  const op = await operationInProgress(root);
-  if (op !== null) return op;
+function currentOperation(found: Operation | null, env: NodeJS.ProcessEnv, hook: CommitHook): Operation | null {
+  if (found !== null) return found;
   return hook === 'pre-merge-commit' || mergeHeadsFromEnv(env).length > 0 ? 'merge' : null;
 }
 
@@ -58,14 +57,17 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
     return { diagnostics: [], lines: [`findings: ${hook} checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
   }
   const bypass = hook === 'pre-merge-commit' ? MERGE_BYPASS : COMMIT_BYPASS;
-  const [collected, operation] = await Promise.all([collect(root, { kind: 'staged' }), currentOperation(root, env, hook)]);
+  // One snapshot for every step (hooks/snapshot.ts).
+  const snapshot = await stagedSnapshot(root);
+  const { collected } = snapshot;
+  const operation = currentOperation(snapshot.operation, env, hook);
   const diagnostics: Diagnostic[] = [];
   const lines: string[] = [];
 
   const toValidate = validationPaths(collected.changedPaths);
   if (toValidate.length > 0) {
     const { validateFiles } = await import('../src/validate/index.js');
-    diagnostics.push(...(await validateFiles(toValidate, { root, files: indexFiles(root), commit: null })));
+    diagnostics.push(...(await validateFiles(toValidate, { root, files: snapshot.index, commit: null })));
   }
 
   const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass, collected });
@@ -77,7 +79,7 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
   if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
 
   if ([...collected.changedPaths, ...collected.deletedPaths].some(isFindingSource)) {
-    diagnostics.push(...(await driftDiagnostics(root, bypass)));
+    diagnostics.push(...(await driftDiagnostics(snapshot.index, bypass)));
   }
 
   if (operation !== null) {
@@ -89,8 +91,8 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
 }
 
 /** Step 4: compiled outputs in the index versus compiling the staged sources. */
-async function driftDiagnostics(root: string, bypass: string): Promise<Diagnostic[]> {
-  const result = await compiledDrift(indexFiles(root));
+async function driftDiagnostics(index: RepoFiles, bypass: string): Promise<Diagnostic[]> {
+  const result = await compiledDrift(index);
   const notes = [`fix: ${FIX_COMMAND}`, `bypass: ${bypass}`];
   return [
     ...result.diagnostics,

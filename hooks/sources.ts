@@ -92,8 +92,14 @@ function deletionsOf(changes: readonly RawChange[]): string[] {
   return changes.flatMap((c) => (c.status === 'D' ? [c.path] : c.status === 'R' && c.oldPath !== undefined ? [c.oldPath] : []));
 }
 
+/** What the caller already knows about the repository, so collect need not ask git again. */
+export interface Known {
+  /** HEAD's commit (null: none), when already resolved (hooks/snapshot.ts). */
+  readonly head?: string | null;
+}
+
 /** Lists and reads the files of a mode with one cat-file process (index and config in the same batch). */
-export async function collect(root: string, mode: CheckMode): Promise<Collected> {
+export async function collect(root: string, mode: CheckMode, known: Known = {}): Promise<Collected> {
   let listed: Listed[];
   let metaNames: [string, string] | null = null;
   let beforeName: string | null = null;
@@ -104,7 +110,7 @@ export async function collect(root: string, mode: CheckMode): Promise<Collected>
     case 'paths':
       return mode.worktree ? collectWorktreePaths(root, mode.paths) : collectStagedPaths(root, mode.paths);
     case 'staged': {
-      const head = await resolveCommit(root, 'HEAD');
+      const head = known.head !== undefined ? known.head : await resolveCommit(root, 'HEAD');
       const base = head ?? EMPTY_TREE;
       const raw = parseRawDiff(await git(root, ['diff', '--cached', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', base]));
       listed = fromChanges(raw);

@@ -3,10 +3,10 @@
  * Everything here runs plain child_process through src/git.ts, so GIT_INDEX_FILE set by
  * `git commit -a` / `git commit <paths>` reaches every child (pitfalls.md #4).
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { git, gitClient, runGit } from './git.js';
+import { git, runGit } from './git.js';
+import { commitState } from './git-probe.js';
 
 /** Added line numbers (1-based, in the new version) per path. */
 export type AddedLines = Map<string, Set<number>>;
@@ -133,21 +133,7 @@ export type Operation = 'merge' | 'rebase' | 'cherry-pick' | 'revert';
 
 /** The multi-step operation in progress in this worktree (merge, rebase, …), or null. */
 export async function operationInProgress(root: string): Promise<Operation | null> {
-  const probes: [string, Operation][] = [
-    ['rebase-merge', 'rebase'],
-    ['rebase-apply', 'rebase'],
-    ['MERGE_HEAD', 'merge'],
-    ['CHERRY_PICK_HEAD', 'cherry-pick'],
-    ['REVERT_HEAD', 'revert'],
-  ];
-  const r = await runGit(root, ['rev-parse', ...probes.flatMap(([p]) => ['--git-path', p])]);
-  if (r.code !== 0) return null;
-  const paths = r.stdout.toString('utf8').split('\n').filter((l) => l !== '');
-  for (let k = 0; k < probes.length; k += 1) {
-    const p = paths[k];
-    if (p !== undefined && existsSync(path.resolve(root, p))) return probes[k]![1];
-  }
-  return null;
+  return (await commitState(root)).operation;
 }
 
 /** A parent whose version of a file a commit in a multi-step operation may carry over. */
@@ -230,23 +216,25 @@ export async function objectExists(root: string, sha: string): Promise<boolean> 
 }
 
 // Set-up inspection for `findings doctor` runs once per invocation, off the commit path, so it
-// uses simple-git (with git's environment passed through, src/git.ts gitClient).
+// uses simple-git (with git's environment passed through, src/git-client.ts), imported on first
+// use so that the hooks, which import this module, never load it (docs/hooks.md "Speed").
+const gitClient = async (root: string) => (await import('./git-client.js')).gitClient(root);
 
 /** `git config --get <key>` or null. */
 export async function gitConfig(root: string, key: string): Promise<string | null> {
-  const { value } = await gitClient(root).getConfig(key);
+  const { value } = await (await gitClient(root)).getConfig(key);
   return value !== null && value.trim() !== '' ? value.trim() : null;
 }
 
 /** Where this worktree's hooks live (`git rev-parse --git-path hooks`, honours core.hooksPath), absolute. */
 export async function hooksDir(root: string): Promise<string> {
-  return path.resolve(root, (await gitClient(root).revparse(['--git-path', 'hooks'])).trim());
+  return path.resolve(root, (await (await gitClient(root)).revparse(['--git-path', 'hooks'])).trim());
 }
 
 /** True when `root` is a linked worktree (its git dir differs from the common dir). */
 export async function isLinkedWorktree(root: string): Promise<boolean> {
   try {
-    const client = gitClient(root);
+    const client = await gitClient(root);
     const dir = (await client.revparse(['--absolute-git-dir'])).trim();
     const common = (await client.revparse(['--git-common-dir'])).trim();
     return dir !== '' && common !== '' && path.resolve(root, common) !== path.resolve(dir);

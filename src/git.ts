@@ -1,11 +1,11 @@
 /**
  * The only module that runs git. Hot paths (hooks) use plain child_process so that git's own
  * environment — above all GIT_INDEX_FILE during `git commit -a` / `git commit <paths>` — reaches
- * every git process we start (pitfalls.md #4). simple-git is used for the rest, configured to
- * pass the same GIT_* variables through.
+ * every git process we start (pitfalls.md #4). simple-git, used for the rest, lives in
+ * src/git-client.ts so that importing this module (every command does, for GitError) does not
+ * load it: the hooks never need it (docs/hooks.md "Speed").
  */
 import { execFile } from 'node:child_process';
-import { simpleGit, type SimpleGit } from 'simple-git';
 
 export interface GitResult {
   readonly code: number;
@@ -210,15 +210,4 @@ export async function userEmail(cwd: string): Promise<string | null> {
 export async function gitDir(cwd: string): Promise<string | null> {
   const r = await runGit(cwd, ['rev-parse', '--absolute-git-dir']);
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
-}
-
-/**
- * A simple-git client for non-hot operations. Git's own environment (GIT_INDEX_FILE, GIT_DIR,
- * GIT_SSL_CAINFO, …) is passed through on purpose, exactly as runGit does: simple-git 4 would
- * otherwise strip or refuse every GIT_* variable (pitfalls.md #4).
- */
-export function gitClient(baseDir: string): SimpleGit {
-  // Ambient variables only: simple-git refuses some explicitly passed ones (EDITOR, …).
-  const allowEnvironment = Object.keys(process.env).filter((k) => /^git_/i.test(k));
-  return simpleGit({ baseDir, allowEnvironment });
 }

@@ -73,8 +73,14 @@ export async function readMany(source: RepoFiles, files: readonly string[]): Pro
   return out;
 }
 
-function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>): RepoFiles {
-  const cache = new Map<string, Buffer | null>();
+/** A file whose content is already in memory (a staged blob the hook has read). */
+export interface KnownFile {
+  readonly path: string;
+  readonly data: Buffer;
+}
+
+function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>, known: readonly KnownFile[] = []): RepoFiles {
+  const cache = new Map<string, Buffer | null>(known.map((f) => [f.path, f.data]));
   let byPath: Map<string, BlobEntry> | null = null;
   const entries = async (): Promise<Map<string, BlobEntry>> => {
     // Submodules (mode 160000) are not files of this repository.
@@ -107,9 +113,12 @@ function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>
   };
 }
 
-/** The index: what `git commit` will record (honours GIT_INDEX_FILE). */
-export function indexFiles(root: string): RepoFiles {
-  return gitSource(root, 'index', () => indexEntries(root));
+/**
+ * The index: what `git commit` will record (honours GIT_INDEX_FILE). `known` files are the
+ * index's own blobs already read (the staged snapshot, hooks/snapshot.ts): they are not read again.
+ */
+export function indexFiles(root: string, known: readonly KnownFile[] = []): RepoFiles {
+  return gitSource(root, 'index', () => indexEntries(root), known);
 }
 
 /** The tree of a commit. */

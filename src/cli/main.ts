@@ -1,14 +1,13 @@
 /**
  * The command-line entry: the one place that reads argv and sets exit codes. Each subcommand
  * lives in its own module and is imported only when invoked, so `findings hook pre-commit`
- * never loads the compiler or the Markdown stack (pitfalls.md #9).
+ * never loads the compiler or the Markdown stack (pitfalls.md #9). The error classes of the
+ * writing modules are imported only when reporting a failure, for the same reason.
  */
 import path from 'node:path';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { toPosix } from '../paths.js';
 import { GitError } from '../git.js';
-import { LockTimeoutError } from '../fs/lock.js';
-import { WriteRefusedError } from '../fs/repo-write.js';
 import { processIo, type CliIo } from './io.js';
 import { didYouMean } from './suggest.js';
 import { VERSION } from '../version.js';
@@ -78,11 +77,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     const mod = await entry.load();
     return await mod.run(rest, io);
   } catch (error) {
-    return reportFailure(name, error, io);
+    return await reportFailure(name, error, io);
   }
 }
 
-function reportFailure(name: string, error: unknown, io: CliIo): ExitCode {
+async function reportFailure(name: string, error: unknown, io: CliIo): Promise<ExitCode> {
+  const [{ LockTimeoutError }, { WriteRefusedError }] = await Promise.all([import('../fs/lock.js'), import('../fs/repo-write.js')]);
   if (error instanceof LockTimeoutError) {
     // Paths in output are relative (to where the user stands), never absolute.
     io.stderr.write(`findings ${name}: ${error.message.replace(error.lockPath, toPosix(path.relative(io.cwd, error.lockPath)))}\n`);

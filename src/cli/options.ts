@@ -92,6 +92,9 @@ export async function resolveRoot(rootOption: string | undefined, io: CliIo): Pr
 
 /** Like resolveRoot, for commands that need git: outside a repository is a usage error (exit 2). */
 export async function resolveGitRoot(rootOption: string | undefined, io: CliIo): Promise<string> {
+  // Without --root, one rev-parse both finds and proves the top level (each git process costs the hook).
+  const found = rootOption === undefined ? await topLevel(io.cwd) : null;
+  if (found !== null) return found;
   const root = await resolveRoot(rootOption, io);
   if ((await topLevel(root)) === null) throw new UsageError(`${rootOption ?? root}: not a git repository (run \`git init\` first)`);
   return root;

@@ -13,7 +13,7 @@
  * evaluation error.
  */
 import { RE2JS, RE2Set } from 're2js';
-import safeRegex from 'safe-regex2';
+import { isSafePattern } from './safe-pattern.js';
 
 export interface DetectorSpec {
   readonly kind: string;
@@ -72,7 +72,7 @@ function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { proble
   }
   // safe-regex2's parser does not know lookbehind (and calls every such pattern unsafe); re2js
   // runs those in linear time anyway.
-  if (!/\(\?<[=!]/.test(pattern) && !safeRegex(pattern)) {
+  if (!/\(\?<[=!]/.test(pattern) && !isSafePattern(pattern)) {
     return { problem: 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier' };
   }
   return compileRe2(pattern, flags);

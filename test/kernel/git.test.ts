@@ -45,7 +45,7 @@ describe('gitClient', () => {
     process.env['GIT_INDEX_FILE'] = `${repo.root}/.git/other-index`;
     process.env['EDITOR'] = 'vi';
     try {
-      const { gitClient } = await import('../../src/git.js');
+      const { gitClient } = await import('../../src/git-client.js');
       expect((await gitClient(repo.root).revparse(['--git-path', 'index'])).trim()).toBe(`${repo.root}/.git/other-index`);
     } finally {
       process.env = saved;

@@ -45,7 +45,12 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const mode = await modeOf(root, opts, paths.map((p) => repoPath(root, p, io)));
     const skip = parseSkip(io.env);
     skip.ids.delete('all');
-    const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null });
+    // A long check shows its progress on a TTY (cleared before the report).
+    const tty = Boolean(io.stderr.isTTY);
+    const onProgress = tty ? (line: string): void => void io.stderr.write(`\r\x1b[K${line}`) : undefined;
+    let shown = false;
+    const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null, ...(onProgress ? { onProgress: (l: string) => ((shown = true), onProgress(l)) } : {}) });
+    if (shown) io.stderr.write('\r\x1b[K');
     for (const line of outcome.lines) out.info(line);
     if (outcome.status === 'no-index') {
       const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;

@@ -27,8 +27,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   hookOptions(preCommitCmd);
   preCommitCmd.action(async (opts: CommonOptions & WarningOptions) => {
     const out = Output.from(io, opts, FORMATS);
-    const root = await resolveGitRoot(opts.root, io);
-    const { preCommit } = await import('../../../hooks/pre-commit.js');
+    // Load the hook's modules while git finds the top level (docs/hooks.md "Speed").
+    const [root, { preCommit }] = await Promise.all([resolveGitRoot(opts.root, io), import('../../../hooks/pre-commit.js')]);
     await report(out, await preCommit(root, io.env), opts, root);
   });
 

@@ -1,0 +1,31 @@
+/**
+ * The worker side of hooks/gate-chunks.ts: runs runGate over its share of the files, chunk by
+ * chunk, posting each chunk's diagnostics (and so its progress) back. The index's entries are
+ * rebuilt here, so the judgment's held entries are named by their position in the index.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ConstraintIndex } from '../src/types.js';
+import { runGate, type CheckedFile, type GateOptions } from './gate.js';
+
+export interface GateWorkerData {
+  readonly index: ConstraintIndex;
+  readonly files: readonly CheckedFile[];
+  readonly options: Omit<GateOptions, 'held'>;
+  /** [position in index.constraints, note] of each held entry. */
+  readonly held: readonly (readonly [number, string])[];
+  readonly chunkSize: number;
+}
+
+export type GateWorkerMessage =
+  | { readonly kind: 'chunk'; readonly files: number; readonly diagnostics: unknown[] }
+  | { readonly kind: 'end' };
+
+const data = workerData as GateWorkerData;
+const held = new Map(data.held.map(([i, note]) => [data.index.constraints[i]!, note]));
+const options: GateOptions = { ...data.options, held };
+for (let from = 0; from < data.files.length; from += data.chunkSize) {
+  const part = data.files.slice(from, from + data.chunkSize);
+  const diagnostics = await runGate(data.index, part, options);
+  parentPort!.postMessage({ kind: 'chunk', files: part.length, diagnostics } satisfies GateWorkerMessage);
+}
+parentPort!.postMessage({ kind: 'end' } satisfies GateWorkerMessage);

@@ -1,0 +1,29 @@
+/**
+ * One staged snapshot per commit-hook run: HEAD and the operation in progress (one rev-parse),
+ * the staged changes with their content, the diff base, the constraint index before and after
+ * and the config (one diff, one cat-file batch: hooks/sources.ts), and the whole index as a
+ * file source that lists once and never re-reads a blob the snapshot already holds. Validation
+ * (steps 1–2), the gate (3) and the drift check (4) of hooks/pre-commit.ts all read this one
+ * snapshot, so a plain commit starts three git processes, not five (docs/hooks.md "Speed").
+ */
+import { commitState } from '../src/git-probe.js';
+import type { Operation } from '../src/git-hooks.js';
+import { indexFiles, type RepoFiles } from '../src/repo-files.js';
+import { collect, type Collected } from './sources.js';
+
+export interface StagedSnapshot {
+  /** HEAD's commit, or null before the first commit. */
+  readonly head: string | null;
+  /** The multi-step operation whose state files exist (merge, rebase, …), or null. */
+  readonly operation: Operation | null;
+  /** The staged changes, their content, the diff base, the constraint index texts and the config. */
+  readonly collected: Collected;
+  /** Every file of the index, for the validators and the drift check. */
+  readonly index: RepoFiles;
+}
+
+export async function stagedSnapshot(root: string): Promise<StagedSnapshot> {
+  const { head, operation } = await commitState(root);
+  const collected = await collect(root, { kind: 'staged' }, { head });
+  return { head, operation, collected, index: indexFiles(root, collected.files) };
+}

@@ -1,0 +1,44 @@
+/**
+ * One snapshot per hook run (hooks/snapshot.ts): the git processes `findings hook pre-commit`
+ * starts, counted with GIT_TRACE (each git process logs its built-in command once).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, tempDir } from '../helpers/repo.js';
+import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
+
+function gitCommandsOfHook(root: string): { code: number; commands: string[] } {
+  const trace = path.join(tempDir('findings-gittrace-'), 'trace.txt');
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'pre-commit'], { cwd: root, env: hookEnv({ GIT_TRACE: trace }), encoding: 'utf8' });
+  const commands = readFileSync(trace, 'utf8')
+    .split('\n')
+    .flatMap((l) => {
+      const m = /trace: built-in: git ([\w-]+)/.exec(l);
+      return m ? [m[1]!] : [];
+    });
+  return { code: r.status ?? -1, commands };
+}
+
+describe('git processes of one pre-commit run', () => {
+  it('a plain commit: the top level, one state probe, one diff, one cat-file', async () => {
+    const repo = await hookedRepo();
+    stageIndex(repo, constraint('c-active'));
+    repo.git('commit', '-q', '--no-verify', '-m', 'index');
+    repo.write('src/a.js', 'ok();\n');
+    repo.git('add', 'src/a.js');
+    const { code, commands } = gitCommandsOfHook(repo.root);
+    expect(code).toBe(0);
+    expect(commands).toEqual(['rev-parse', 'rev-parse', 'diff', 'cat-file']);
+  });
+
+  it('a staged finding source: the index is listed once for validation and the drift check', async () => {
+    const repo = await hookedRepo();
+    repo.write('.agents/findings/f-one.md', '---\nid: f-one\n---\nbody\n');
+    repo.git('add', '.agents/findings/f-one.md');
+    const { commands } = gitCommandsOfHook(repo.root);
+    expect(commands.filter((c) => c === 'ls-files')).toHaveLength(1);
+    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(2);
+  });
+});
