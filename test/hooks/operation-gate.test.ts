@@ -9,7 +9,7 @@ import { taskFromBranch } from '../../src/review/gate.js';
 import { diagnostic } from '../../src/diagnostics.js';
 import { constraint } from './setup.js';
 
-const index = { version: 1 as const, constraints: [constraint('c-active')] };
+const index = { schema_version: 1 as const, constraints: [constraint('c-active')] };
 const HEAD = { name: 'HEAD', sha: 'a'.repeat(40) };
 const THEIRS = { name: 'MERGE_HEAD', sha: 'b'.repeat(40) };
 const gateOf = (path: string, text: string) => runGate(index, [{ path, text }], { budgetMs: 250, skip: new Set(), bypass: 'git commit --no-verify', indexFile: 'i', indexText: '' });

@@ -105,9 +105,9 @@ describe('runGate', () => {
     const mk = (id: string, pattern: string) => constraint(id, { pattern, globs: ['**/*'] });
     const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
     const files = [{ path: 'a.js', text: 'x foo\nbar bar\n', added: undefined }, { path: 'b.js', text: 'clean\n', added: undefined }, { path: '.agents/f.md', text: 'foo', added: undefined }];
-    const many = await runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', 'bar bar'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
+    const many = await runGate({ schema_version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', 'bar bar'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
     expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/c-1@a.js:1:3', 'constraint/c-2@a.js:2:1', 'constraint/c-4@a.js:2:1', 'constraint/c-4@a.js:2:5']);
-    const single = await runGate({ version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
+    const single = await runGate({ schema_version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
     expect(single).toHaveLength(2);
   });
 
@@ -119,7 +119,7 @@ describe('runGate', () => {
     // Lookaround and backreferences cannot run on the linear engine; `(a|aa)+$` with `i` and
     // `\w+x` on a long line hang or crawl in V8 although safe-regex2 accepts them.
     const index = {
-      version: 1 as const,
+      schema_version: 1 as const,
       constraints: [
         constraint('c-look', { pattern: '(a|a)*(?=!)x', globs: ['**/*'] }),
         constraint('c-back', { pattern: '(\\w|a)+\\1?$', globs: ['**/*'] }),
@@ -127,7 +127,7 @@ describe('runGate', () => {
         constraint('c-poly', { pattern: '\\w+x', globs: ['**/*'] }),
       ],
     };
-    index.constraints[2]!.detector.flags = 'i';
+    index.constraints[2]!.detector.pattern = `(?i)${index.constraints[2]!.detector.pattern}`;
     const out = await runGate(index, files, options);
     expect(out.filter((d) => /could not be evaluated/.test(d.message)).map((d) => d.ruleId).sort()).toEqual(['constraint/c-back', 'constraint/c-look']);
     expect(out.filter((d) => d.ruleId === 'constraint/c-alt' || d.ruleId === 'constraint/c-poly')).toEqual([]);
