@@ -154,7 +154,7 @@ describe('defect 4: only `findings constraint retire` makes a retirement sticky'
     setStatus(repo, 'active');
     await compileJson(repo);
     expect(state(repo)).toBe('shadow/warn');
-    expect(indexEntries(repo)[0]!.evidence['shadow_measurement']).toBeUndefined();
+    expect(indexEntries(repo)[0]!.evidence['precision_evidence_ref']).toBeUndefined();
     expect((await compileJson(repo, '--check')).code).toBe(0);
   });
 });
