@@ -11,6 +11,7 @@ import { Layout } from '../src/layout.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { addedLinePaths, applicableConstraints, needsAddedLines, runGate, type CheckedFile } from './gate.js';
 import { stricterJudgment } from './judgment.js';
+import { withChecklistNotes } from './checklist.js';
 import { binarySkipWarnings, reportSkip } from './skip-report.js';
 import { collect, type CheckMode, type Collected } from './sources.js';
 
@@ -60,7 +61,8 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
   const indexText = collected.indexText ?? '';
-  const diagnostics = await runGate(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held });
+  const judged = await runGate(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held });
+  const diagnostics = await withChecklistNotes(judged, index, root, collected.indexSource);
   const binaries = collected.skipped.filter((s) => s.reason === 'binary').map((s) => s.path);
   return {
     status: 'checked',

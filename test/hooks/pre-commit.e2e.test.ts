@@ -17,6 +17,10 @@ describe('pre-commit through husky', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout + ok.stderr).toContain('a.js:1:18  warning');
 
+    // The checklist item is read from the finding artifact (the index has no such key), from the staged content.
+    repo.write('.agents/findings/active.md', '---\nid: "active"\nchecklist_item: "Checklist of active"\n---\n');
+    repo.git('add', '.agents/findings/active.md');
+    commit(repo, ['--no-verify']);
     stageIndex(repo, constraint('active'));
     repo.write('b.js', BAD);
     repo.git('add', 'b.js');

@@ -72,7 +72,7 @@ describe('SARIF', () => {
     const run = log.runs[0];
     expect(run.tool.driver.name).toBe('findings-compiler');
     expect(run.tool.driver.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['x', 'registry/duplicate-id']);
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['registry/duplicate-id', 'x']);
     const [b, a] = run.results;
     expect(a).toMatchObject({ ruleId: 'x', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a%20b%2Cc%3Ad.js' }, region: { startLine: 3, startColumn: 5 } } }] });
     expect(a.message.text).toBe('100% bad\nreally\nfindings explain x');
