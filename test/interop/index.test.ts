@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stricterJudgment } from '../../hooks/judgment.js';
+import { readMeasurement } from '../../src/lifecycle/store.js';
 import { parseConstraintIndex } from '../../src/constraints/index-file.js';
 import { compileAppliesTo } from '../../src/match/applies.js';
 import { compileDetector, evaluate } from '../../src/match/detector.js';
@@ -158,6 +160,34 @@ describe('3. migration from an earlier release', () => {
       evidence: { precision_evidence_ref: '.agents/constraints/measurements/c-f-m.json', shadow_samples: 20, true_positives: 19, false_positives: 1 },
     });
     expect(written).not.toHaveProperty('version');
+  });
+});
+
+describe('3. measurement files of an earlier release', () => {
+  it('c-<id>.json is read when <id>.json is absent, its detector and applicability in the current shape', async () => {
+    const repo = makeRepo();
+    repo.copy('interop/legacy/measurements/c-f-m.json', '.agents/constraints/measurements/c-f-m.json');
+    const r = await readMeasurement(repo.root, 'f-m');
+    expect(r.kind).toBe('ok');
+    if (r.kind !== 'ok') return;
+    expect(r.ref).toBe('.agents/constraints/measurements/c-f-m.json');
+    expect(r.measurement.constraint_id).toBe('f-m');
+    expect(r.measurement.detector).toEqual({ kind: 'regex', pattern: '(?i)eval\\(' });
+    expect(r.measurement.applies_to).toEqual({ scope: 'files', path_globs: ['*.js'] });
+  });
+});
+
+describe('3. migration in one commit keeps the gate\'s stricter judgment quiet', () => {
+  it('an index migrating from c-f-m to f-m is the same active constraint, not "retired c-f-m + new f-m"', async () => {
+    const repo = mechanicalRepo();
+    repo.copy('interop/legacy/index.json', INDEX);
+    const before = parseConstraintIndex(repo.read(INDEX));
+    expect((await compileJson(repo)).code).toBe(0);
+    const after = parseConstraintIndex(repo.read(INDEX));
+    if (!before.ok || !after.ok) throw new Error('unreadable index');
+    const j = stricterJudgment(before.index, after.index);
+    expect(j.held.size).toBe(0);
+    expect(j.index.constraints.map((c) => `${c.id}:${c.status}`)).toEqual(['f-m:active']);
   });
 });
 
