@@ -52,10 +52,10 @@ describe('SARIF rule metadata', () => {
       [c],
     ) as any;
     expectValid(log);
-    const rule = log.runs[0].tool.driver.rules[1];
+    const rule = log.runs[0].tool.driver.rules[2];
     expect(rule).toEqual({
       id: 'x',
-      name: 'TitleOfCX',
+      name: 'TitleOfX',
       shortDescription: { text: 'Title of x' },
       fullDescription: { text: 'Flags text matching /\\beval\\(/ in **/*.js (added lines only).' },
       help: {
@@ -65,7 +65,7 @@ describe('SARIF rule metadata', () => {
       defaultConfiguration: { level: 'warning' },
       properties: { tags: ['findings', 'constraint', 'shadow', 'local', 'javascript'] },
     });
-    expect(log.runs[0].tool.driver.rules[0]).toMatchObject({ id: 'unknown', help: { text: 'findings explain unknown' } });
+    expect(log.runs[0].tool.driver.rules[1]).toMatchObject({ id: 'unknown', help: { text: 'findings explain unknown' } });
   });
 
   it('findings check --format sarif carries the index metadata and validates', async () => {
