@@ -34,9 +34,16 @@ async function checklistOf(text: string, file: string): Promise<string | null> {
 }
 
 /** Adds `checklist: …` (before the other notes) to each constraint diagnostic that lacks one. */
-export async function withChecklistNotes(diagnostics: readonly Diagnostic[], index: ConstraintIndex, root: string, source: string): Promise<Diagnostic[]> {
+export async function withChecklistNotes(
+  diagnostics: readonly Diagnostic[],
+  index: ConstraintIndex,
+  root: string,
+  source: string,
+): Promise<Diagnostic[]> {
   const byRule = new Map(index.constraints.map((c) => [constraintRuleId(c.id), c]));
-  const wanted = new Set(diagnostics.map((d) => byRule.get(d.ruleId)).filter((c) => c !== undefined && !c.checklist_item && c.source_artifact !== ''));
+  const wanted = new Set(
+    diagnostics.map((d) => byRule.get(d.ruleId)).filter((c) => c !== undefined && !c.checklist_item && c.source_artifact !== ''),
+  );
   if (wanted.size === 0) return [...diagnostics];
   const items = new Map<string, string>();
   for (const c of wanted) {

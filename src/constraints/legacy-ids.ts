@@ -9,7 +9,10 @@ import { legacyIdTarget } from './shape.js';
 export function currentConstraintId(id: string, known: ReadonlySet<string>): { id: string; note: string | null } {
   const target = legacyIdTarget(id);
   if (target === null || known.has(id)) return { id, note: null };
-  return { id: target, note: `findings: "${id}" is a constraint id of an earlier release; constraint ids are now the finding id, so "${target}" is used` };
+  return {
+    id: target,
+    note: `findings: "${id}" is a constraint id of an earlier release; constraint ids are now the finding id, so "${target}" is used`,
+  };
 }
 
 /** Maps ids with the constraints of the working tree's index; notes go to `note`. */

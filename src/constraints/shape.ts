@@ -61,7 +61,11 @@ function prefixGlobs(prefix: string): string[] {
  * common case); otherwise extensions narrow each glob ending in `**` or `*`, and prefixes keep
  * the globs under them.
  */
-export function globsFrom(globs: readonly string[] | undefined, prefixes: readonly string[] | undefined, extensions: readonly string[] | undefined): string[] {
+export function globsFrom(
+  globs: readonly string[] | undefined,
+  prefixes: readonly string[] | undefined,
+  extensions: readonly string[] | undefined,
+): string[] {
   const exts = (extensions ?? []).map((e) => literal(e.startsWith('.') ? e : `.${e}`));
   const pre = prefixes ?? [];
   const base = globs && globs.length > 0 ? [...globs] : ['**'];
@@ -95,7 +99,9 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : und
 export function normaliseAppliesTo(raw: Raw | undefined): ConstraintAppliesTo {
   const a = raw ?? {};
   const legacy = a['path_prefixes'] !== undefined || a['extensions'] !== undefined;
-  const globs = legacy ? globsFrom(strs(a['path_globs']), strs(a['path_prefixes']), strs(a['extensions'])) : [...(strs(a['path_globs']) ?? [])];
+  const globs = legacy
+    ? globsFrom(strs(a['path_globs']), strs(a['path_prefixes']), strs(a['extensions']))
+    : [...(strs(a['path_globs']) ?? [])];
   const issueTypes = strs(a['issue_types']);
   const languages = strs(a['languages']);
   return {
@@ -123,8 +129,15 @@ export function normaliseDetector(raw: Raw): ConstraintDetector {
 }
 
 /** The flat activation evidence for an earlier release's `shadow_measurement`. */
-export function flatEvidence(m: Pick<ShadowMeasurement, 'true_positives' | 'false_positives' | 'evidence_ref'>): Pick<ConstraintEvidence, 'precision_evidence_ref' | 'shadow_samples' | 'true_positives' | 'false_positives'> {
-  return { precision_evidence_ref: m.evidence_ref, shadow_samples: m.true_positives + m.false_positives, true_positives: m.true_positives, false_positives: m.false_positives };
+export function flatEvidence(
+  m: Pick<ShadowMeasurement, 'true_positives' | 'false_positives' | 'evidence_ref'>,
+): Pick<ConstraintEvidence, 'precision_evidence_ref' | 'shadow_samples' | 'true_positives' | 'false_positives'> {
+  return {
+    precision_evidence_ref: m.evidence_ref,
+    shadow_samples: m.true_positives + m.false_positives,
+    true_positives: m.true_positives,
+    false_positives: m.false_positives,
+  };
 }
 
 export function normaliseEvidence(raw: Raw | undefined): ConstraintEvidence {
@@ -150,7 +163,8 @@ export function legacyIdTarget(id: string): string | null {
   return id.startsWith(LEGACY_ID_PREFIX) && id.length > LEGACY_ID_PREFIX.length ? id.slice(LEGACY_ID_PREFIX.length) : null;
 }
 
-const enforcementOf = (status: string): ConstraintEntry['enforcement_mode'] => (status === 'active' ? 'block' : status === 'shadow' ? 'warn' : 'off');
+const enforcementOf = (status: string): ConstraintEntry['enforcement_mode'] =>
+  status === 'active' ? 'block' : status === 'shadow' ? 'warn' : 'off';
 
 /** One entry (already schema-checked) of any age in the current in-memory shape. */
 export function normaliseEntry(raw: Raw): ConstraintEntry {
@@ -204,7 +218,12 @@ function pick(obj: object, keys: readonly string[], always: readonly string[] = 
   const out: Raw = {};
   for (const k of keys) {
     const v = src[k];
-    const empty = v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+    const empty =
+      v === undefined ||
+      v === null ||
+      v === '' ||
+      (Array.isArray(v) && v.length === 0) ||
+      (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
     if (!empty) out[k] = v;
     else if (always.includes(k)) out[k] = typeof v === 'string' || v === undefined || v === null ? '' : v;
   }

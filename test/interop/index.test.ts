@@ -60,7 +60,9 @@ describe('1. the index this tool writes is what upstream decodes', () => {
     // Flags, prefixes and extensions (keys upstream rejects) in the artifact.
     repo.write(
       '.agents/findings/f-flags.md',
-      finding('f-flags').replace('    path_globs: ["**/*.js"]', '    path_prefixes: ["src/"]\n    extensions: [".js"]').replace('    kind: "regex"', '    kind: "regex"\n    flags: "i"'),
+      finding('f-flags')
+        .replace('    path_globs: ["**/*.js"]', '    path_prefixes: ["src/"]\n    extensions: [".js"]')
+        .replace('    kind: "regex"', '    kind: "regex"\n    flags: "i"'),
     );
     withFixtures(repo, 'f-flags');
     const r = await compileJson(repo);
@@ -139,7 +141,10 @@ describe('2. what upstream writes is read with upstream verdicts', () => {
     const c = await runFindings(['check', '--root', repo.root, '--staged', '--format', 'json'], { cwd: repo.root });
     const d = JSON.parse(c.stdout) as { ruleId: string; file: string; line: number }[];
     expect(c.code, c.stdout).toBe(1);
-    expect(d.map((x) => `${x.ruleId}@${x.file}:${x.line}`).sort()).toEqual(['constraint/f-absent@b.go:1', 'constraint/f-forbid@x/y/a.go:3']);
+    expect(d.map((x) => `${x.ruleId}@${x.file}:${x.line}`).sort()).toEqual([
+      'constraint/f-absent@b.go:1',
+      'constraint/f-forbid@x/y/a.go:3',
+    ]);
   });
 });
 
@@ -157,7 +162,12 @@ describe('3. migration from an earlier release', () => {
       id: 'f-m',
       status: 'active',
       enforcement_mode: 'block',
-      evidence: { precision_evidence_ref: '.agents/constraints/measurements/c-f-m.json', shadow_samples: 20, true_positives: 19, false_positives: 1 },
+      evidence: {
+        precision_evidence_ref: '.agents/constraints/measurements/c-f-m.json',
+        shadow_samples: 20,
+        true_positives: 19,
+        false_positives: 1,
+      },
     });
     expect(written).not.toHaveProperty('version');
   });
@@ -177,7 +187,7 @@ describe('3. measurement files of an earlier release', () => {
   });
 });
 
-describe('3. migration in one commit keeps the gate\'s stricter judgment quiet', () => {
+describe("3. migration in one commit keeps the gate's stricter judgment quiet", () => {
   it('an index migrating from c-f-m to f-m is the same active constraint, not "retired c-f-m + new f-m"', async () => {
     const repo = mechanicalRepo();
     repo.copy('interop/legacy/index.json', INDEX);
@@ -198,8 +208,16 @@ describe('4. old ids on the command line', () => {
     const r = await runFindings(['constraint', 'retire', 'c-f-m', '--root', repo.root], { cwd: repo.root });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toMatch(/"c-f-m" is a constraint id of an earlier release.*"f-m"/);
-    expect(r.stderr.trim().split('\n').filter((l) => l.includes('earlier release'))).toHaveLength(1);
-    expect((JSON.parse(repo.read(INDEX)) as { constraints: { id: string; status: string }[] }).constraints[0]).toMatchObject({ id: 'f-m', status: 'retired' });
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('earlier release')),
+    ).toHaveLength(1);
+    expect((JSON.parse(repo.read(INDEX)) as { constraints: { id: string; status: string }[] }).constraints[0]).toMatchObject({
+      id: 'f-m',
+      status: 'retired',
+    });
   });
 
   it('FINDINGS_SKIP=c-<id> skips <id> and says so', async () => {
