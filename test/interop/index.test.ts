@@ -81,6 +81,8 @@ describe('1. the index this tool writes is what upstream decodes', () => {
       checkKeys(e['detector'] as Record<string, unknown>, DETECTOR, 'detector');
       checkKeys(e['evidence'] as Record<string, unknown>, EVIDENCE, 'evidence');
     }
+    // What is written validates against the current shape of schemas/constraint-index.schema.json.
+    expect((await runFindings(['validate', '--root', repo.root, INDEX], { cwd: repo.root })).code).toBe(0);
     const flags = entries[0]!;
     expect((flags['detector'] as { pattern: string }).pattern).toBe('(?i)eval\\(');
     expect((flags['applies_to'] as { path_globs: string[] }).path_globs).toEqual(['src/**/*.js']);
