@@ -183,7 +183,7 @@ export function compile(inputs: CompileInputs): CompileResult {
     const prev = previous?.get(constraintIdFor(id));
     if (prev) entries.push(prev);
   }
-  if (previous !== null) outputs.set(Layout.constraintIndex, serializeConstraintIndex({ version: 1, constraints: entries }));
+  if (previous !== null) outputs.set(Layout.constraintIndex, serializeConstraintIndex({ schema_version: 1, constraints: entries }));
   return { outputs, diagnostics: sortDiagnostics(diagnostics) };
 }
 

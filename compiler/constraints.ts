@@ -8,53 +8,55 @@
  */
 import { enforcementFor } from '../src/constraints/index-file.js';
 import { stableStringify } from '../src/json-stable.js';
+import { normaliseAppliesTo, normaliseDetector } from '../src/constraints/shape.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
 import type { Finding } from './model.js';
 import type { Qualified } from './qualify.js';
 
-/** The entry a qualified finding compiles to, before lifecycle is applied. */
+/** The entry a qualified finding compiles to, before lifecycle is applied (docs/compiler.md "The constraint index"). */
 export function freshEntry(finding: Finding, refs: Qualified): ConstraintEntry {
   const d = finding.data;
   const c = d.compiler ?? {};
   const det = c.detector!;
   const a = c.applies_to ?? {};
+  const review = c.review_file ?? '';
   return {
     id: constraintIdFor(finding.id),
     finding_id: finding.id,
     title: d.title,
-    checklist_item: d.checklist_item,
+    source: 'finding',
+    source_artifact: finding.path,
+    compiler_targets: [...finding.targets].sort(),
+    detectability: d.detectability,
     status: 'shadow',
     enforcement_mode: 'warn',
-    ...(d.tier !== undefined ? { tier: d.tier } : {}),
-    source_artifact: finding.path,
-    review_file: c.review_file ?? null,
     // From the input, never the clock: recompiling unchanged input changes nothing.
     compiled_at: d.date,
-    applies_to: {
-      scope: a.scope ?? 'files',
-      path_globs: a.path_globs && a.path_globs.length > 0 ? [...a.path_globs] : ['**'],
-      ...(a.path_prefixes ? { path_prefixes: [...a.path_prefixes] } : {}),
-      ...(a.extensions ? { extensions: [...a.extensions] } : {}),
-      ...(a.languages ? { languages: [...a.languages] } : {}),
-      ...(a.issue_types ? { issue_types: [...a.issue_types] } : {}),
+    ...(review !== '' ? { review_file: review } : {}),
+    // Prefixes and extensions become globs, flags an inline group: upstream's decoder has no such keys.
+    applies_to: normaliseAppliesTo({ ...a, path_globs: a.path_globs && a.path_globs.length > 0 ? a.path_globs : ['**'] }),
+    detector: normaliseDetector({ ...det }),
+    evidence: {
+      ...(refs.positives.length > 0 ? { positive_refs: refs.positives } : {}),
+      ...(refs.negatives.length > 0 ? { negative_control_refs: refs.negatives } : {}),
     },
-    detector: {
-      kind: det.kind as 'regex' | 'content_pattern',
-      ...(det.kind === 'content_pattern' && det.mode ? { mode: det.mode } : {}),
-      pattern: det.pattern!,
-      ...(det.flags ? { flags: det.flags } : {}),
-      ...(det.message ? { message: det.message } : {}),
-    },
-    evidence: { positive_refs: refs.positives, negative_control_refs: refs.negatives },
+    file: review,
   };
 }
 
-function sameDetector(a: ConstraintEntry['detector'], b: ConstraintEntry['detector']): boolean {
-  return a.kind === b.kind && (a.mode ?? '') === (b.mode ?? '') && a.pattern === b.pattern && (a.flags ?? '') === (b.flags ?? '');
+/** Same detector: kind, canonical mode, pattern (flags inline) and exclude. */
+export function sameDetector(a: ConstraintEntry['detector'], b: ConstraintEntry['detector']): boolean {
+  return a.kind === b.kind && (a.mode ?? '') === (b.mode ?? '') && a.pattern === b.pattern && (a.exclude ?? '') === (b.exclude ?? '');
 }
 
 function sameAppliesTo(a: ConstraintEntry['applies_to'], b: ConstraintEntry['applies_to']): boolean {
   return stableStringify(a) === stableStringify(b);
+}
+
+/** The activation evidence of an entry (the measurement it cites), without its fixtures. */
+function activationEvidence(e: ConstraintEntry['evidence']): ConstraintEntry['evidence'] {
+  const { positive_refs: _p, negative_control_refs: _n, ...rest } = e;
+  return rest;
 }
 
 function withStatus(e: ConstraintEntry, status: ConstraintEntry['status']): ConstraintEntry {
@@ -72,22 +74,21 @@ export function qualifiedEntry(fresh: ConstraintEntry, previous: ConstraintEntry
   // A measurement is of one detector over one applicability: widen the globs and the entry has
   // not been measured on the new files, so it goes back to shadow (as activation would refuse it).
   if (!sameDetector(previous.detector, fresh.detector) || !sameAppliesTo(previous.applies_to, fresh.applies_to)) return fresh;
-  const measured = previous.evidence.shadow_measurement;
-  const kept: ConstraintEntry = measured ? { ...fresh, evidence: { ...fresh.evidence, shadow_measurement: measured } } : fresh;
+  const kept: ConstraintEntry = { ...fresh, evidence: { ...fresh.evidence, ...activationEvidence(previous.evidence) } };
   return previous.status === 'active' ? withStatus(kept, 'active') : kept;
 }
 
 /**
  * Who retired an entry, told apart without a field the index schema lacks:
  * - `findings constraint retire` accepts only `active` entries, and activation always records
- *   `evidence.shadow_measurement`, so an entry it retired carries a measurement. That retirement
+ *   `evidence.precision_evidence_ref` (the measurement), so an entry it retired carries one. That retirement
  *   is a decision about the constraint and is sticky across recompiles.
  * - compile retires an entry only because its finding stopped being active (retiredEntry), and
  *   then drops the measurement: when the finding is active again, the entry comes back as a fresh
  *   `shadow` (re-activating is the lifecycle commands' call, against a new measurement).
  */
 function retiredByLifecycle(e: ConstraintEntry): boolean {
-  return e.evidence.shadow_measurement !== undefined;
+  return e.evidence.precision_evidence_ref !== undefined;
 }
 
 /**
@@ -96,6 +97,7 @@ function retiredByLifecycle(e: ConstraintEntry): boolean {
  */
 export function retiredEntry(previous: ConstraintEntry): ConstraintEntry {
   if (previous.status === 'retired') return previous;
-  const { shadow_measurement: _dropped, ...evidence } = previous.evidence;
+  const { positive_refs, negative_control_refs } = previous.evidence;
+  const evidence = { ...(positive_refs ? { positive_refs } : {}), ...(negative_control_refs ? { negative_control_refs } : {}) };
   return { ...withStatus(previous, 'retired'), evidence };
 }

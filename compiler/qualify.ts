@@ -65,7 +65,11 @@ export function qualify(finding: Finding, fixtures: ReadonlyMap<string, FixtureS
   const compiled = compileDetector(spec);
   if (!compiled.ok) return warn(compiled.problem.startsWith('pattern is unsafe') ? 'compiler/unsafe-pattern' : 'compiler/detector', compiled.problem);
   const applies = compileAppliesTo(finding.data.compiler?.applies_to ?? {});
-  if (!applies.ok) return warn('compiler/applies-to', `compiler.applies_to: ${applies.problem}`);
+  if (!applies.ok) {
+    // A glob that can never match is an error, not "no file" (docs/hooks.md "Globs").
+    if (/matches no file/.test(applies.problem)) return { ok: false, diagnostics: [diagnostic({ file, line, ruleId: 'compiler/applies-to', message: `compiler.applies_to: ${applies.problem}` })] };
+    return warn('compiler/applies-to', `compiler.applies_to: ${applies.problem}`);
+  }
   const refs = fixtureRefs(finding);
   if (refs.problems.length > 0) return { ok: false, diagnostics: refs.problems };
   if (refs.positives.length === 0 || refs.negatives.length === 0) {

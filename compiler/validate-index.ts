@@ -1,16 +1,21 @@
 /**
  * Constraint index rules for `findings validate`: JSON, the schema in schemas/, duplicate ids
  * (parseConstraintIndex), and the invariants the gate relies on: status and enforcement agree
- * (finding-compiler.md "Lifecycle") and each id is `c-<finding_id>`.
+ * (finding-compiler.md "Lifecycle"), each id is its finding id (an earlier release's `c-<finding_id>`
+ * is migrated on read), and every glob can match a file (docs/hooks.md "Globs").
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { enforcementFor, parseConstraintIndex } from '../src/constraints/index-file.js';
 import { constraintIdFor } from '../src/types.js';
+import { appliesToProblem } from '../src/match/applies.js';
 import type { ValidateContext, ValidateTarget } from '../src/validate/types.js';
 import { jsonKeyLine } from '../src/text-position.js';
 
-/** The 1-based line where `"id": "<id>"` is written, or 1. */
-const entryLine = (text: string, id: string): number => jsonKeyLine(text, 'id', id);
+/** The 1-based line where `"id": "<id>"` is written (or its earlier `c-<id>` spelling), or 1. */
+const entryLine = (text: string, id: string): number => {
+  const line = jsonKeyLine(text, 'id', id);
+  return line !== 1 || text.includes(`"id": ${JSON.stringify(id)}`) ? line : jsonKeyLine(text, 'id', `c-${id}`);
+};
 
 export async function validateIndexTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {
   void ctx;
@@ -29,6 +34,8 @@ export async function validateIndexTargets(targets: readonly ValidateTarget[], c
       if (c.id !== constraintIdFor(c.finding_id)) {
         out.push(diagnostic({ file: t.file, line, ruleId: 'index/id', message: `constraint id "${c.id}" should be "${constraintIdFor(c.finding_id)}" for finding "${c.finding_id}"` }));
       }
+      const globs = appliesToProblem(c.applies_to, c.status === 'active');
+      if (globs !== null) out.push(diagnostic({ file: t.file, line, ruleId: 'index/path-globs', message: `constraint "${c.id}": ${globs}` }));
     }
   }
   return out;

@@ -14,6 +14,7 @@ import { runGateInChunks } from './gate-chunks.js';
 import { stricterJudgment } from './judgment.js';
 import { applySuppressions } from './suppressions.js';
 import { applyBaselinesFrom, baselineSourceOf } from './baselines.js';
+import { withChecklistNotes } from './checklist.js';
 import { binarySkipWarnings, reportSkip } from './skip-report.js';
 import { collect, type CheckMode, type Collected } from './sources.js';
 
@@ -75,9 +76,11 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
   const indexText = collected.indexText ?? '';
   const hits = await runGateInChunks(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held }, { onProgress: options.onProgress });
   // Inline markers next to a hit (docs/hooks.md, "Inline suppressions"); a clean check reads nothing more.
-  // Then the constraints' baselines, read only for constraints with hits (docs/lifecycle.md, "Baseline").
+  // Then the constraints' baselines, read only for constraints with hits (docs/lifecycle.md, "Baseline"),
+  // and the checklist items of the findings hit (read from their artifacts only when there is a hit).
   const texts = new Map(files.map((f) => [f.path, f.text]));
-  const diagnostics = hits.length === 0 ? hits : await applyBaselinesFrom(root, baselineSourceOf(mode), applySuppressions(hits, texts), texts);
+  const kept = hits.length === 0 ? hits : await applyBaselinesFrom(root, baselineSourceOf(mode), applySuppressions(hits, texts), texts);
+  const diagnostics = await withChecklistNotes(kept, index, root, collected.indexSource);
   const binaries = collected.skipped.filter((s) => s.reason === 'binary').map((s) => s.path);
   return {
     status: 'checked',

@@ -25,7 +25,7 @@ export interface Judgment {
 }
 
 function sameDetector(a: ConstraintEntry['detector'], b: ConstraintEntry['detector']): boolean {
-  return a.kind === b.kind && (a.mode ?? '') === (b.mode ?? '') && a.pattern === b.pattern && (a.flags ?? '') === (b.flags ?? '');
+  return a.kind === b.kind && (a.mode ?? '') === (b.mode ?? '') && a.pattern === b.pattern && (a.exclude ?? '') === (b.exclude ?? '');
 }
 
 function sameAppliesTo(a: ConstraintEntry['applies_to'], b: ConstraintEntry['applies_to']): boolean {

@@ -130,8 +130,12 @@ export interface ArtifactFrontMatter {
   };
 }
 
-export type ConstraintStatus = 'shadow' | 'active' | 'retired';
+export type ConstraintStatus = 'shadow' | 'active' | 'retired' | 'draft';
 
+/**
+ * The activation evidence of an earlier release (`evidence.shadow_measurement`). Read only, to
+ * migrate an old index; an entry now carries the flat fields of ConstraintEvidence.
+ */
 export interface ShadowMeasurement {
   samples: number;
   hits?: number;
@@ -144,65 +148,103 @@ export interface ShadowMeasurement {
   measured_at_commit?: string;
 }
 
-/** One entry of `.agents/constraints/index.json` (schemas/constraint-index.schema.json). */
+/** `applies_to` of an index entry (upstream's keys; docs/compiler.md "The constraint index"). */
+export interface ConstraintAppliesTo {
+  scope: string;
+  issue_types?: string[];
+  /** Always set in memory ([] when the file has none). */
+  path_globs: string[];
+  languages?: string[];
+}
+
+/**
+ * `detector` of an index entry. `mode` is absent for "a match is a violation" and `required`
+ * for "a file without a match is a violation" (other spellings are normalised on read, see
+ * src/constraints/shape.ts); flags live inline in the pattern (`(?i)…`).
+ */
+export interface ConstraintDetector {
+  kind: string;
+  mode?: string;
+  pattern: string;
+  exclude?: string;
+  companion?: string;
+  command?: string;
+  message?: string;
+}
+
+/** `evidence` of an index entry: fixtures, and the measurement an activation cites (flat, as upstream). */
+export interface ConstraintEvidence {
+  positive_refs?: string[];
+  negative_control_refs?: string[];
+  precision_evidence_ref?: string;
+  shadow_samples?: number;
+  true_positives?: number;
+  false_positives?: number;
+}
+
+/** One entry of `.agents/constraints/index.json` (schemas/constraint-index.schema.json), in memory. */
 export interface ConstraintEntry {
   id: string;
   finding_id: string;
   title: string;
-  checklist_item?: string;
+  source: string;
+  source_artifact: string;
+  source_type?: string;
+  compiler_targets?: string[];
+  detectability?: string;
   status: ConstraintStatus;
   enforcement_mode: 'warn' | 'block' | 'off';
-  source_artifact: string;
-  review_file: string | null;
   compiled_at: string;
+  review_file?: string;
+  applies_to: ConstraintAppliesTo;
+  detector: ConstraintDetector;
+  evidence: ConstraintEvidence;
+  file: string;
+  /** Read from an index of an earlier release only; never written (the artifact holds it). */
+  checklist_item?: string;
+  /** Read from an index of an earlier release only; never written (the artifact holds it). */
   tier?: Tier;
-  applies_to: { scope: 'files' | 'repo' | 'added-lines'; path_globs: string[]; issue_types?: string[]; path_prefixes?: string[]; languages?: string[]; extensions?: string[] };
-  detector: { kind: 'regex' | 'content_pattern'; mode?: 'must_contain' | 'must_not_contain'; pattern: string; flags?: string; message?: string };
-  evidence: { positive_refs: string[]; negative_control_refs: string[]; shadow_measurement?: ShadowMeasurement };
 }
 
 export interface ConstraintIndex {
-  version: 1;
+  schema_version: 1;
   constraints: ConstraintEntry[];
 }
 
-/** Key order inside `applies_to` (index entries and measurements share it). */
-export const APPLIES_TO_KEY_ORDER = ['scope', 'path_globs', 'path_prefixes', 'extensions', 'languages', 'issue_types'] as const;
-
-/** Key order inside `detector` (index entries and measurements share it). */
-export const DETECTOR_KEY_ORDER = ['kind', 'mode', 'pattern', 'flags', 'message'] as const;
-
-/** Key order for index.json and its entries. */
-export const CONSTRAINT_KEY_ORDER = [
-  'version',
-  'constraints',
+/** Keys upstream's strict decoder accepts, in the order it writes them (test/fixtures/agentops-tooling/INTEROP.md). */
+export const ENTRY_KEYS = [
   'id',
   'finding_id',
   'title',
-  'checklist_item',
+  'source',
+  'source_artifact',
+  'source_type',
+  'compiler_targets',
+  'detectability',
   'status',
   'enforcement_mode',
-  'tier',
-  'source_artifact',
-  'review_file',
   'compiled_at',
+  'review_file',
   'applies_to',
-  ...APPLIES_TO_KEY_ORDER,
   'detector',
-  ...DETECTOR_KEY_ORDER,
   'evidence',
-  'positive_refs',
-  'negative_control_refs',
-  'shadow_measurement',
-  'samples',
-  'hits',
-  'labelled',
-  'true_positives',
-  'false_positives',
-  'precision',
-  'evidence_ref',
-  'measured_at_commit',
+  'file',
 ] as const;
+export const APPLIES_TO_KEYS = ['scope', 'issue_types', 'path_globs', 'languages'] as const;
+export const DETECTOR_KEYS = ['kind', 'mode', 'pattern', 'exclude', 'companion', 'command', 'message'] as const;
+export const EVIDENCE_KEYS = ['positive_refs', 'negative_control_refs', 'precision_evidence_ref', 'shadow_samples', 'true_positives', 'false_positives'] as const;
 
-/** Constraint id for a finding id: one constraint per finding. */
-export const constraintIdFor = (findingId: string): string => `c-${findingId}`;
+/** Key order inside `applies_to` (index entries and measurements share it). */
+export const APPLIES_TO_KEY_ORDER = APPLIES_TO_KEYS;
+
+/** Key order inside `detector` (index entries and measurements share it). */
+export const DETECTOR_KEY_ORDER = DETECTOR_KEYS;
+
+/** Key order for index.json and its entries. */
+export const CONSTRAINT_KEY_ORDER = ['schema_version', 'constraints', ...ENTRY_KEYS, ...APPLIES_TO_KEYS, ...DETECTOR_KEYS, ...EVIDENCE_KEYS] as const;
+
+/** The prefix constraint ids had in earlier releases (`c-<finding id>`); still accepted on input. */
+export const LEGACY_ID_PREFIX = 'c-';
+
+/** Constraint id for a finding id: one constraint per finding, the same id (as upstream). */
+export const constraintIdFor = (findingId: string): string => findingId;

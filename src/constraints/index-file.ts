@@ -5,12 +5,17 @@ import { parseJsonDocument } from '../jsonl.js';
 import { Layout } from '../layout.js';
 import { validate } from '../schema.js';
 import { CONSTRAINT_KEY_ORDER, type ConstraintEntry, type ConstraintIndex } from '../types.js';
+import { normaliseIndex, writtenEntry } from './shape.js';
 
 export type IndexParse =
   | { readonly ok: true; readonly index: ConstraintIndex }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-/** Parses and schema-checks index text. Pure. Duplicate ids are an error too. */
+/**
+ * Parses and schema-checks index text of any age (src/constraints/shape.ts: the current shape,
+ * upstream's, or an earlier release's `version: 1` with `c-` ids) into the current in-memory
+ * shape. Pure. Duplicate ids are an error too.
+ */
 export function parseConstraintIndex(text: string, file: string = Layout.constraintIndex): IndexParse {
   const doc = parseJsonDocument(text);
   if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'index/invalid-json', message: doc.reason })] };
@@ -19,7 +24,7 @@ export function parseConstraintIndex(text: string, file: string = Layout.constra
   if (problems.length > 0) {
     return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'index/schema', message })) };
   }
-  const index = value as ConstraintIndex;
+  const index = normaliseIndex(value as Record<string, unknown>);
   const seen = new Set<string>();
   const dups: Diagnostic[] = [];
   for (const c of index.constraints) {
@@ -29,13 +34,16 @@ export function parseConstraintIndex(text: string, file: string = Layout.constra
   return dups.length > 0 ? { ok: false, diagnostics: dups } : { ok: true, index };
 }
 
-/** The canonical bytes of an index: entries sorted by id, fixed key order, final newline. */
+/**
+ * The canonical bytes of an index, as upstream's strict decoder accepts them: `schema_version`,
+ * entries sorted by id holding only upstream's keys in its order, final newline.
+ */
 export function serializeConstraintIndex(index: ConstraintIndex): string {
-  const constraints = [...index.constraints].sort((a, b) => compareStrings(a.id, b.id));
-  return stableStringify({ version: 1, constraints }, CONSTRAINT_KEY_ORDER);
+  const constraints = [...index.constraints].sort((a, b) => compareStrings(a.id, b.id)).map(writtenEntry);
+  return stableStringify({ schema_version: 1, constraints }, CONSTRAINT_KEY_ORDER);
 }
 
-export const EMPTY_INDEX: ConstraintIndex = { version: 1, constraints: [] };
+export const EMPTY_INDEX: ConstraintIndex = { schema_version: 1, constraints: [] };
 
 /** Enforcement that goes with a status (finding-compiler.md, "Lifecycle"). */
 export function enforcementFor(status: ConstraintEntry['status']): ConstraintEntry['enforcement_mode'] {

@@ -18,6 +18,7 @@ import { prepare } from './replay.js';
 import { formatInterval } from './wilson.js';
 import { indexProblem, mutateIndexLocked, readIndex, readMeasurement, withCompileLock, type MeasurementRead } from './store.js';
 import { enforcementFor } from '../constraints/index-file.js';
+import { flatEvidence } from '../constraints/shape.js';
 
 /** A ratio for messages (2–4 decimals), rounded down so a value below a threshold never prints as equal to it. */
 export function formatRatio(x: number): string {
@@ -115,7 +116,7 @@ export async function activateConstraint(root: string, id: string): Promise<Acti
     refusals.push(...activationRefusals(entry, measurement, scan, config, head, baselined));
     if (refusals.length > 0 || measurement.kind !== 'ok') return { diagnostics: [...diagnostics, ...refusals], activated: false };
     const evidence = shadowMeasurementOf(measurement.measurement);
-    const active: ConstraintEntry = { ...entry, status: 'active', enforcement_mode: enforcementFor('active'), evidence: { ...entry.evidence, shadow_measurement: evidence } };
+    const active: ConstraintEntry = { ...entry, status: 'active', enforcement_mode: enforcementFor('active'), evidence: { ...entry.evidence, ...flatEvidence({ ...evidence, evidence_ref: measurement.ref ?? evidence.evidence_ref }) } };
     await mutateIndexLocked(root, (index) => ({ index: { ...index, constraints: index.constraints.map((c) => (c.id === id ? active : c)) }, result: undefined }));
     return { diagnostics, activated: true, evidence };
   });

@@ -9,7 +9,8 @@ import { repoTarget, writeRepoFileIfChanged } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
 import { Layout, measurementPath } from '../layout.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../constraints/index-file.js';
-import type { ConstraintIndex } from '../types.js';
+import { LEGACY_ID_PREFIX, type ConstraintIndex } from '../types.js';
+import { normaliseAppliesTo, normaliseDetector } from '../constraints/shape.js';
 import { parseMeasurement, serializeMeasurement, type Measurement } from './measurement.js';
 
 /** Absolute path of a repository-relative layout path, refusing one that leaves the root. */
@@ -45,19 +46,34 @@ export async function mutateIndexLocked<T>(root: string, mutate: (index: Constra
   return { read, result, written: state !== 'unchanged' };
 }
 
-export type MeasurementRead = { readonly kind: 'ok'; readonly measurement: Measurement } | { readonly kind: 'missing' } | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
+export type MeasurementRead = { readonly kind: 'ok'; readonly measurement: Measurement; readonly ref?: string } | { readonly kind: 'missing' } | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
 
-/** Reads a constraint's measurement file from the working tree. */
+/**
+ * Reads a constraint's measurement file from the working tree: `<id>.json`, or, when absent, the
+ * `c-<id>.json` an earlier release wrote (its `c-` constraint_id and old-shape detector are read
+ * as the current ones; the next `measure` writes `<id>.json`). `ref` is the file read.
+ */
 export async function readMeasurement(root: string, id: string): Promise<MeasurementRead> {
-  const rel = measurementPath(id);
-  const data = await readIfExists(inside(root, rel));
+  let rel = measurementPath(id);
+  let data = await readIfExists(inside(root, rel));
+  if (data === null) {
+    rel = measurementPath(`${LEGACY_ID_PREFIX}${id}`);
+    data = await readIfExists(inside(root, rel));
+  }
   if (data === null) return { kind: 'missing' };
   const parsed = parseMeasurement(data.toString('utf8'), rel);
   if (!parsed.ok) return { kind: 'invalid', diagnostics: parsed.diagnostics };
-  if (parsed.measurement.constraint_id !== id) {
-    return { kind: 'invalid', diagnostics: [diagnostic({ file: rel, line: 1, ruleId: 'measurement/wrong-id', message: `constraint_id "${parsed.measurement.constraint_id}" does not match the file name (expected "${id}")` })] };
+  const m = parsed.measurement;
+  if (m.constraint_id !== id && m.constraint_id !== `${LEGACY_ID_PREFIX}${id}`) {
+    return { kind: 'invalid', diagnostics: [diagnostic({ file: rel, line: 1, ruleId: 'measurement/wrong-id', message: `constraint_id "${m.constraint_id}" does not match the file name (expected "${id}")` })] };
   }
-  return { kind: 'ok', measurement: parsed.measurement };
+  const measurement: Measurement = {
+    ...m,
+    constraint_id: id,
+    detector: normaliseDetector(m.detector as unknown as Record<string, unknown>),
+    applies_to: normaliseAppliesTo(m.applies_to as unknown as Record<string, unknown>),
+  };
+  return { kind: 'ok', measurement, ref: rel };
 }
 
 /** Writes a measurement (canonical bytes, only when changed). Call inside withCompileLock. */

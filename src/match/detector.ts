@@ -14,20 +14,40 @@
  */
 import { RE2JS, RE2Set } from 're2js';
 import { isSafePattern } from './safe-pattern.js';
+import { canonicalMode } from '../constraints/shape.js';
 
 export interface DetectorSpec {
   readonly kind: string;
   readonly mode?: string | undefined;
   readonly pattern?: string | undefined;
   readonly flags?: string | undefined;
+  /** A hit on a line that also matches this is not a violation (upstream's `detector.exclude`). */
+  readonly exclude?: string | undefined;
 }
 
 export interface Matcher {
   readonly kind: 'regex' | 'content_pattern';
-  readonly mode: 'match' | 'must_contain' | 'must_not_contain';
+  /** `match`: a match is a violation; `must_contain`: a file without a match is one (docs/hooks.md "Detector modes"). */
+  readonly mode: 'match' | 'must_contain';
   readonly re2: RE2JS;
+  /** The pattern without its leading inline flag group (the flags are in `flags`). */
   readonly source: string;
   readonly flags: string;
+  readonly exclude?: RE2JS;
+  /** The exclude pattern as written (for the matching worker). */
+  readonly excludeSource?: string;
+}
+
+/**
+ * Splits a leading inline flag group (`(?i)`, `(?is)`, Go RE2 and re2js syntax) off a pattern,
+ * so JavaScript's parser (used to vet patterns) and the flag-keyed prefilter see plain flags.
+ */
+export function splitInlineFlags(pattern: string, flags = ''): { pattern: string; flags: string } {
+  const m = /^\(\?([imsU]+)\)/.exec(pattern);
+  if (!m) return { pattern, flags };
+  const merged = [...new Set([...flags, ...m[1]!.replace('U', '')])].sort().join('');
+  // `U` (ungreedy) has no JavaScript equivalent: keep it inline, re2js reads it.
+  return m[1]!.includes('U') ? { pattern: `(?U)${pattern.slice(m[0].length)}`, flags: merged } : { pattern: pattern.slice(m[0].length), flags: merged };
 }
 
 export type CompileResult = { readonly ok: true; readonly matcher: Matcher } | { readonly ok: false; readonly problem: string };
@@ -78,23 +98,34 @@ function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { proble
   return compileRe2(pattern, flags);
 }
 
-/** Compiles a detector (regex or content_pattern). Other kinds are advisory-only and refused here. */
+/**
+ * Compiles a detector (regex or content_pattern). Other kinds are advisory-only and refused here.
+ * Modes (upstream's and this project's spellings, src/constraints/shape.ts): `match`, `present`,
+ * `forbid`, `must_not_contain` or none — a match is a violation; `absent`, `require`, `required`,
+ * `must_contain` — a file without a match is one violation. Flags may be inline (`(?i)…`).
+ */
 export function compileDetector(spec: DetectorSpec): CompileResult {
   if (spec.kind !== 'regex' && spec.kind !== 'content_pattern') {
     return { ok: false, problem: `detector kind "${spec.kind}" is not enforceable (advisory only)` };
   }
   if (typeof spec.pattern !== 'string' || spec.pattern === '') return { ok: false, problem: 'detector has no pattern' };
-  const flags = spec.flags ?? '';
-  const compiled = checkPattern(spec.pattern, flags);
-  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
-  let mode: Matcher['mode'] = 'match';
-  if (spec.kind === 'content_pattern') {
-    if (spec.mode !== 'must_contain' && spec.mode !== 'must_not_contain') {
-      return { ok: false, problem: 'content_pattern detector needs mode must_contain or must_not_contain' };
-    }
-    mode = spec.mode;
+  if (spec.kind === 'content_pattern' && spec.mode === undefined) return { ok: false, problem: 'content_pattern detector needs mode must_contain or must_not_contain' };
+  const canonical = canonicalMode(spec.mode);
+  if (canonical !== undefined && canonical !== 'required') {
+    return { ok: false, problem: `detector mode "${spec.mode}" is unknown (use match, present, forbid or must_not_contain; absent, require, required or must_contain)` };
   }
-  return { ok: true, matcher: { kind: spec.kind, mode, re2: compiled.re2, source: spec.pattern, flags } };
+  const { pattern, flags } = splitInlineFlags(spec.pattern, spec.flags ?? '');
+  const compiled = checkPattern(pattern, flags);
+  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
+  const mode: Matcher['mode'] = canonical === 'required' ? 'must_contain' : 'match';
+  let exclude: RE2JS | undefined;
+  if (spec.exclude !== undefined && spec.exclude !== '') {
+    const ex = splitInlineFlags(spec.exclude);
+    const checked = checkPattern(ex.pattern, ex.flags);
+    if ('problem' in checked) return { ok: false, problem: `detector exclude: ${checked.problem}` };
+    exclude = checked.re2;
+  }
+  return { ok: true, matcher: { kind: spec.kind, mode, re2: compiled.re2, source: pattern, flags, ...(exclude ? { exclude, excludeSource: spec.exclude! } : {}) } };
 }
 
 export interface Hit {
@@ -133,6 +164,13 @@ function position(lineStarts: number[], offset: number): { line: number; column:
   return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
 }
 
+/** The text of a 1-based line, without its newline. */
+function lineText(text: string, starts: number[], line: number): string {
+  const from = starts[line - 1]!;
+  const next = starts[line];
+  return text.slice(from, next === undefined ? text.length : next - 1);
+}
+
 function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -162,6 +200,11 @@ export function evaluate(matcher: Matcher, text: string, options: EvaluateOption
     const start = m.start();
     const end = m.end();
     const { line, column } = position(starts, start);
+    // A line that also matches `exclude` is not a hit (upstream's gate, line by line).
+    if (matcher.exclude && matcher.exclude.matcher(lineText(text, starts, line)).find()) {
+      if (performance.now() - started > budgetMs) return { hits, error: overrun };
+      continue;
+    }
     // The last character's line, so a hit spanning `try:\n    pass` covers both lines.
     const endLine = end > start ? position(starts, end - 1).line : line;
     hits.push({ line, endLine, column, match: (m.group() ?? '').slice(0, 200) });

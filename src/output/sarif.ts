@@ -40,8 +40,8 @@ export function ruleName(c: ConstraintEntry): string {
 
 /** `fullDescription`: the detector pattern, what it requires, and where it applies. Pure. */
 function patternText(c: ConstraintEntry): string {
-  const re = `/${c.detector.pattern}/${c.detector.flags ?? ''}`;
-  const what = c.detector.mode === 'must_contain' ? `Files must contain ${re}` : `Flags text matching ${re}`;
+  const re = `/${c.detector.pattern}/`;
+  const what = c.detector.mode === 'required' ? `Files must contain ${re}` : `Flags text matching ${re}`;
   const scope = c.applies_to.scope === 'added-lines' ? ' (added lines only)' : '';
   return `${what} in ${c.applies_to.path_globs.join(', ')}${scope}.${c.detector.message ? ` ${c.detector.message}` : ''}`;
 }
@@ -66,8 +66,8 @@ export function constraintRule(c: ConstraintEntry): object {
 }
 
 /** A rule known only by its id (not a constraint, or a constraint missing from the index). */
-function bareRule(id: string): object {
-  return { id, name: id, shortDescription: { text: id }, ...(id.startsWith('c-') ? { help: { text: `findings explain ${id}` } } : {}) };
+function bareRule(id: string, isConstraint: boolean): object {
+  return { id, name: id, shortDescription: { text: id }, ...(isConstraint ? { help: { text: `findings explain ${id}` } } : {}) };
 }
 
 /** The SARIF log as a value. Pure and deterministic. */
@@ -75,12 +75,14 @@ export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string
   const sorted = sortDiagnostics(diagnostics);
   const ids = [...new Set(sorted.map((d) => sarifRuleId(d.ruleId)))].sort(compareStrings);
   const index = new Map(ids.map((id, i) => [id, i]));
+  // Constraint ids carry no prefix (they are finding ids), so a constraint rule is known by its diagnostic's rule id.
+  const constraintIds = new Set(sorted.filter((d) => d.ruleId.startsWith('constraint/')).map((d) => sarifRuleId(d.ruleId)));
   const byId = new Map(constraints.map((c) => [c.id, c]));
   const rules = ids.map((id) => {
     const c = byId.get(id);
     // helpUri: the rule's entry in docs/rules.md (src/rules/table.ts); a constraint links its family.
     const helpUri = ruleHelpUri(sorted.find((d) => sarifRuleId(d.ruleId) === id)!.ruleId);
-    return { ...(c ? constraintRule(c) : bareRule(id)), helpUri };
+    return { ...(c ? constraintRule(c) : bareRule(id, constraintIds.has(id))), helpUri };
   });
   const results = sorted.map((d) => {
     const id = sarifRuleId(d.ruleId);

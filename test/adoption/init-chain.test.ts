@@ -37,7 +37,7 @@ describe('init chains the hooks that ran before it', () => {
     const again = await init(repo);
     expect(again.stdout.split('\n').filter((l) => /^(created|updated) /.test(l))).toEqual([]);
 
-    repo.write('.agents/constraints/index.json', indexJson(constraint('c-eval')));
+    repo.write('.agents/constraints/index.json', indexJson(constraint('eval')));
     repo.git('add', '-A');
     expect(commit(repo, []).code).toBe(0);
     expect(readFileSync(path.join(repo.root, 'log/calls'), 'utf8')).toBe('legacy pre-commit\n');
@@ -62,7 +62,7 @@ describe('init chains the hooks that ran before it', () => {
     repo.git('commit', '-q', '--no-verify', '-m', 'bad');
     const refused = gitRun(repo, ['push', '-q', 'origin', 'main']);
     expect(refused.code).not.toBe(0);
-    expect(refused.stdout).toContain('c-eval');
+    expect(refused.stdout).toContain('eval');
   });
 
   it('a core.hooksPath folder inside the repository keeps running, commit-msg included', async () => {
@@ -126,7 +126,7 @@ describe('doctor and linked worktrees', () => {
     const repo = makeRepo({ '.gitignore': 'node_modules\n' });
     installTooling(repo.root);
     expect((await init(repo)).code).toBe(0);
-    repo.write('.agents/constraints/index.json', indexJson(constraint('c-eval')));
+    repo.write('.agents/constraints/index.json', indexJson(constraint('eval')));
     repo.commitAll('init');
     const wt = path.join(tempDir('findings-wt-'), 'wt');
     repo.git('worktree', 'add', '-q', wt);
@@ -146,7 +146,7 @@ describe('doctor and linked worktrees', () => {
     expect(after.stdout).not.toContain('doctor/hooks-path');
     const blocked = commit(wtRepo, []);
     expect(blocked.code).not.toBe(0);
-    expect(blocked.stdout).toContain('c-eval');
+    expect(blocked.stdout).toContain('eval');
   });
 
   it('compile --check passes right after init and its first commit: no index yet, no constraint, no drift', async () => {

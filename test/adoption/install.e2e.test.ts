@@ -96,7 +96,7 @@ describe('install from an npm pack tarball, as the README says', () => {
 
     // An active constraint: a clean commit passes, a violating one is blocked by the real hook.
     mkdirSync(path.join(project, '.agents/constraints'), { recursive: true });
-    writeFileSync(path.join(project, '.agents/constraints/index.json'), indexJson(constraint('c-no-eval')));
+    writeFileSync(path.join(project, '.agents/constraints/index.json'), indexJson(constraint('no-eval')));
     expect(sh(project, 'git add -A && git commit -q -m constraint').code).toBe(0);
     writeFileSync(path.join(project, 'clean.js'), 'export const x = 1;\n');
     const passing = sh(project, 'git add clean.js && git commit -q -m clean');
@@ -104,7 +104,7 @@ describe('install from an npm pack tarball, as the README says', () => {
     writeFileSync(path.join(project, 'bad.js'), 'export const y = eval("1");\n');
     const blocked = sh(project, 'git add bad.js && git commit -q -m bad');
     expect(blocked.code, blocked.out).not.toBe(0);
-    expect(blocked.out).toContain('c-no-eval');
+    expect(blocked.out).toContain('no-eval');
     expect(sh(project, 'git log --format=%s -1').out.trim()).toBe('clean');
   }, 600_000);
 });

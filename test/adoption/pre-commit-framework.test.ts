@@ -34,7 +34,7 @@ describe('.pre-commit-hooks.yaml', () => {
 
   it('findings-check, run with the staged filenames: exit 0 for clean files, 1 for an active hit', () => {
     const def = hooks.find((h) => h.id === 'findings-check')!;
-    const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('c-eval')) });
+    const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('eval')) });
     repo.commitAll('index');
     // The framework's node environment puts the package's bins on PATH.
     const bin = path.join(tempDir('findings-precommit-bin-'), 'bin');
@@ -54,6 +54,6 @@ describe('.pre-commit-hooks.yaml', () => {
     repo.git('add', 'bad.js');
     const bad = run(['clean.js', 'bad.js']);
     expect(bad.code, bad.out).toBe(1);
-    expect(bad.out).toContain('c-eval');
+    expect(bad.out).toContain('eval');
   });
 });

@@ -10,7 +10,7 @@ const OK = 'export const y = 1;\n';
 
 /** A repository with an active constraint committed; a.js staged bad but clean on disk, b.js the reverse, c.js staged bad. */
 function repoWithChanges() {
-  const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('c-active'), constraint('c-added', { pattern: 'TODO', scope: 'added-lines' })) });
+  const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('active'), constraint('added', { pattern: 'TODO', scope: 'added-lines' })) });
   repo.write('legacy.js', 'TODO old\n');
   repo.commitAll('index');
   repo.write('a.js', BAD);

@@ -52,7 +52,7 @@ describe('colours', () => {
 
   it('FORCE_COLOR colours piped output; NO_COLOR still wins (real bin)', async () => {
     const repo = makeRepo({ 'a.js': 'eval("1");\n' });
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('add', 'a.js');
     const forced = await spawnFindings(['check'], { cwd: repo.root, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(forced.code).toBe(1);

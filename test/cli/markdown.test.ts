@@ -20,11 +20,11 @@ describe('markdown pieces', () => {
   ])('code(%j) = %j', (input, output) => expect(code(input)).toBe(output));
 
   it.each([
-    ['nothing', [constraint('c-a')], [constraint('c-a')], []],
-    ['new', [], [constraint('c-a')], [['c-a', 'new', 'new']]],
-    ['removed', [constraint('c-a')], [], [['c-a', 'removed', 'removed from the index']]],
-    ['status', [constraint('c-a', { status: 'shadow' })], [constraint('c-a')], [['c-a', 'changed', 'status shadow → active']]],
-    ['detector and globs', [constraint('c-a')], [constraint('c-a', { pattern: 'x', globs: ['*.ts'] })], [['c-a', 'changed', 'applies_to, detector']]],
+    ['nothing', [constraint('a')], [constraint('a')], []],
+    ['new', [], [constraint('a')], [['a', 'new', 'new']]],
+    ['removed', [constraint('a')], [], [['a', 'removed', 'removed from the index']]],
+    ['status', [constraint('a', { status: 'shadow' })], [constraint('a')], [['a', 'changed', 'status shadow → active']]],
+    ['detector and globs', [constraint('a')], [constraint('a', { pattern: 'x', globs: ['*.ts'] })], [['a', 'changed', 'applies_to, detector']]],
   ])('constraintChanges: %s', (_name, before, after, expected) => {
     expect(constraintChanges(before, after).map((c) => [c.id, c.kind, c.detail])).toEqual(expected);
   });
@@ -47,11 +47,11 @@ describe('markdown pieces', () => {
 describe('findings check --format markdown', () => {
   it('a range: hits by constraint and the constraints the range adds or changes (golden)', async () => {
     const repo = makeRepo({
-      '.agents/constraints/index.json': indexJson(constraint('c-a', { status: 'shadow' }), constraint('c-gone')),
+      '.agents/constraints/index.json': indexJson(constraint('a', { status: 'shadow' }), constraint('gone')),
       'old.js': 'eval(1)\n',
     });
     const base = repo.commitAll('base');
-    repo.write('.agents/constraints/index.json', indexJson(constraint('c-a', { title: 'No eval | ever' }), constraint('c-b', { status: 'shadow', pattern: 'debugger' })));
+    repo.write('.agents/constraints/index.json', indexJson(constraint('a', { title: 'No eval | ever' }), constraint('b', { status: 'shadow', pattern: 'debugger' })));
     repo.write('new.js', 'eval(2)\neval(3)\ndebugger\n');
     repo.write('z.js', 'eval(4)\n');
     const tip = repo.commitAll('tip');
@@ -63,14 +63,14 @@ describe('findings check --format markdown', () => {
   });
 
   it('staged: compares HEAD with the index; exit codes as for stylish (real bin)', async () => {
-    const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('c-a', { status: 'shadow' })) });
+    const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('a', { status: 'shadow' })) });
     repo.commitAll('base');
     repo.write('a.js', 'eval(1)\n');
     repo.git('add', 'a.js');
     const r = await spawnFindings(['check', '--format', 'markdown'], { cwd: repo.root });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('### findings check: ⚠️ 1 warning, no errors (1 file, 1 constraint)');
-    expect(r.stdout).toContain('| `c-a` Title of c-a | shadow (warns) | 1 | `a.js:1:1` |');
+    expect(r.stdout).toContain('| `a` Title of a | shadow (warns) | 1 | `a.js:1:1` |');
     expect(r.stdout).toContain('No constraint is new or changed.');
     const none = await spawnFindings(['check', '--format', 'markdown'], { cwd: makeRepo().root });
     expect(none.code).toBe(0);

@@ -29,51 +29,51 @@ describe('SARIF rule metadata', () => {
     [{ status: 'retired' as const }, 'none'],
     [{ status: 'shadow' as const, enforcement_mode: 'block' as const }, 'error'],
   ])('default level of %j is %s', (over, level) => {
-    expect(defaultLevel(constraint('c-x', over))).toBe(level);
+    expect(defaultLevel(constraint('x', over))).toBe(level);
   });
 
   it.each([
     ['Parsers ship without malformed-input tests', 'ParsersShipWithoutMalformedInputTests'],
     ['console.log left in src/', 'ConsoleLogLeftInSrc'],
-    ['—', 'c-x'],
+    ['—', 'x'],
   ])('name of "%s" is %s', (title, name) => {
-    expect(ruleName(constraint('c-x', { title }))).toBe(name);
+    expect(ruleName(constraint('x', { title }))).toBe(name);
   });
 
   it('a pure log with metadata and bare rules is valid SARIF 2.1.0', () => {
-    const c = constraint('c-x', { status: 'shadow', checklist_item: 'Remove the eval.', tier: 'local', applies_to: { scope: 'added-lines', path_globs: ['**/*.js'], languages: ['javascript'] } });
+    const c = constraint('x', { status: 'shadow', checklist_item: 'Remove the eval.', tier: 'local', applies_to: { scope: 'added-lines', path_globs: ['**/*.js'], languages: ['javascript'] } });
     const log = sarifLog(
       [
-        diagnostic({ file: 'a b.js', line: 2, column: 3, severity: 'warning', ruleId: 'constraint/c-x', message: 'hit' }),
-        diagnostic({ file: 'x.js', line: 0, ruleId: 'constraint/c-unknown', message: 'not in the index' }),
+        diagnostic({ file: 'a b.js', line: 2, column: 3, severity: 'warning', ruleId: 'constraint/x', message: 'hit' }),
+        diagnostic({ file: 'x.js', line: 0, ruleId: 'constraint/unknown', message: 'not in the index' }),
         diagnostic({ file: '.agents/findings/registry.jsonl', line: 1, severity: 'info', ruleId: 'registry/x', message: 'note' }),
       ],
       '1.2.3',
       [c],
     ) as any;
     expectValid(log);
-    const rule = log.runs[0].tool.driver.rules[1];
+    const rule = log.runs[0].tool.driver.rules[2];
     expect(rule).toEqual({
-      id: 'c-x',
-      name: 'TitleOfCX',
-      shortDescription: { text: 'Title of c-x' },
+      id: 'x',
+      name: 'TitleOfX',
+      shortDescription: { text: 'Title of x' },
       fullDescription: { text: 'Flags text matching /\\beval\\(/ in **/*.js (added lines only).' },
       help: {
-        text: 'Remove the eval.\nWhere this comes from: run `findings explain c-x`.',
-        markdown: 'Remove the eval.\n\nWhere this comes from: run `findings explain c-x` (finding x, .agents/findings/x.md).',
+        text: 'Remove the eval.\nWhere this comes from: run `findings explain x`.',
+        markdown: 'Remove the eval.\n\nWhere this comes from: run `findings explain x` (finding x, .agents/findings/x.md).',
       },
       defaultConfiguration: { level: 'warning' },
       properties: { tags: ['findings', 'constraint', 'shadow', 'local', 'javascript'] },
       helpUri: expect.stringMatching(/\/docs\/rules\.md#constraint-id$/),
     });
-    expect(log.runs[0].tool.driver.rules[0]).toMatchObject({ id: 'c-unknown', help: { text: 'findings explain c-unknown' } });
+    expect(log.runs[0].tool.driver.rules[1]).toMatchObject({ id: 'unknown', help: { text: 'findings explain unknown' } });
   });
 
   it('findings check --format sarif carries the index metadata and validates', async () => {
     const repo = makeRepo({
       'a.js': 'eval("1");\n',
       'b.js': 'debugger;\n',
-      '.agents/constraints/index.json': indexJson(constraint('c-active'), constraint('c-shadow', { status: 'shadow', pattern: '\\bdebugger\\b' })),
+      '.agents/constraints/index.json': indexJson(constraint('active'), constraint('shadow', { status: 'shadow', pattern: '\\bdebugger\\b' })),
     });
     repo.git('add', '-A');
     const r = await runFindings(['check', '--format', 'sarif'], { cwd: repo.root });
@@ -82,8 +82,8 @@ describe('SARIF rule metadata', () => {
     expectValid(log);
     const rules = log.runs[0].tool.driver.rules as { id: string; defaultConfiguration: { level: string }; shortDescription: { text: string } }[];
     expect(rules.map((x) => [x.id, x.defaultConfiguration.level, x.shortDescription.text])).toEqual([
-      ['c-active', 'error', 'Title of c-active'],
-      ['c-shadow', 'warning', 'Title of c-shadow'],
+      ['active', 'error', 'Title of active'],
+      ['shadow', 'warning', 'Title of shadow'],
     ]);
   });
 

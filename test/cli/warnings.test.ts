@@ -40,7 +40,7 @@ describe('findings check / validate', () => {
     [['--max-warnings', '-2'], 2, false],
   ])('check %j exits %i (warning shown: %s)', async (args, code, shown) => {
     const repo = makeRepo({ 'a.js': SHADOW_HIT });
-    stageIndex(repo, constraint('c-shadow', { status: 'shadow' }));
+    stageIndex(repo, constraint('shadow', { status: 'shadow' }));
     repo.git('add', 'a.js');
     const r = await runFindings(['check', ...args], { cwd: repo.root });
     expect(r.code, r.stderr).toBe(code);
@@ -66,7 +66,7 @@ describe('findings check / validate', () => {
 describe('hooks', () => {
   it('a husky line with --max-warnings 0 blocks a commit with a shadow hit; --quiet hides it', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-shadow', { status: 'shadow' }));
+    stageIndex(repo, constraint('shadow', { status: 'shadow' }));
     repo.write('a.js', SHADOW_HIT);
     repo.git('add', 'a.js');
     writeFileSync(path.join(repo.root, '.husky/pre-commit'), 'findings hook pre-commit --quiet --max-warnings 0\n');

@@ -24,7 +24,7 @@ describe('an active constraint that no longer qualifies', () => {
     expect(r.code).toBe(1);
     const kept = r.diagnostics.find((d) => d.ruleId === 'compiler/active-unqualified');
     expect(kept).toMatchObject({ severity: 'error', file: '.agents/findings/f-m.md' });
-    expect(kept!.message).toContain('findings constraint retire c-f-m');
+    expect(kept!.message).toContain('findings constraint retire f-m');
     expect(repo.read(INDEX)).toBe(before);
   });
 
@@ -43,7 +43,7 @@ describe('an active constraint that no longer qualifies', () => {
     const repo = await activeRepo();
     repo.write('.agents/findings/f-m.md', finding('f-m', 'eval\\\\(('));
     expect((await compileJson(repo)).code).toBe(1);
-    const retire = await runFindings(['constraint', 'retire', 'c-f-m', '--root', repo.root], { cwd: repo.root });
+    const retire = await runFindings(['constraint', 'retire', 'f-m', '--root', repo.root], { cwd: repo.root });
     expect(retire.code).toBe(0);
     const r = await compileJson(repo);
     expect(r.diagnostics.map((d) => d.ruleId)).not.toContain('compiler/active-unqualified');
@@ -68,6 +68,6 @@ describe('an active constraint that no longer qualifies', () => {
     repo.git('add', 'app.js');
     const violation = commit(repo, []);
     expect(violation.code).not.toBe(0);
-    expect(violation.stdout).toContain('constraint/c-f-m');
+    expect(violation.stdout).toContain('constraint/f-m');
   });
 });

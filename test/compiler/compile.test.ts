@@ -81,7 +81,9 @@ describe('findings compile', () => {
     const r = await compileJson(repo);
     expect(r.code).toBe(0);
     const idx = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: Record<string, unknown>[] };
-    expect(idx.constraints[0]).toMatchObject({ id: 'c-f-m', status: 'shadow', enforcement_mode: 'warn', checklist_item: 'C.', compiled_at: '2026-01-02' });
+    expect(idx.constraints[0]).toMatchObject({ id: 'f-m', status: 'shadow', enforcement_mode: 'warn', compiled_at: '2026-01-02' });
+    // The checklist item stays in the artifact (upstream's decoder has no such key).
+    expect(idx.constraints[0]).not.toHaveProperty('checklist_item');
   });
 
   const refusals: [string, (repo: TestRepo) => void, string][] = [
@@ -114,7 +116,7 @@ describe('findings compile', () => {
     withFixtures(repo, 'f-m');
     symlinkSync('bad.txt', path.join(repo.root, '.agents/constraints/fixtures/f-m/link.txt'));
     await compileJson(repo);
-    expect(indexIds(repo)).toEqual(['c-f-m']);
+    expect(indexIds(repo)).toEqual(['f-m']);
     repo.git('add', '-A');
     const staged = await compiledDrift(indexFiles(repo.root));
     expect(staged.diagnostics.some((d) => d.ruleId === 'compiler/fixture-ref' && d.message.includes('symlink in git'))).toBe(true);
@@ -165,7 +167,7 @@ describe('findings validate on artifacts and the index', () => {
     const repo = makeRepo({
       '.agents/findings/f-y.md': base,
       '.agents/findings/f-s.md': base.replace(/f-x/g, 'f-s').replace('status: "active"', 'status: "superseded"\nsuperseded_by: "f-nowhere"'),
-      '.agents/constraints/index.json': `${JSON.stringify({ version: 1, constraints: [{ id: 'c-f-s', finding_id: 'f-s', title: 't', status: 'active', enforcement_mode: 'warn', source_artifact: 'a', review_file: null, compiled_at: 'x', applies_to: { scope: 'files', path_globs: ['**'] }, detector: { kind: 'regex', pattern: 'a' }, evidence: { positive_refs: [], negative_control_refs: [] } }] })}\n`,
+      '.agents/constraints/index.json': `${JSON.stringify({ version: 1, constraints: [{ id: 'f-s', finding_id: 'f-s', title: 't', status: 'active', enforcement_mode: 'warn', source_artifact: 'a', review_file: null, compiled_at: 'x', applies_to: { scope: 'files', path_globs: ['**'] }, detector: { kind: 'regex', pattern: 'a' }, evidence: { positive_refs: [], negative_control_refs: [] } }] })}\n`,
     });
     const r = await runFindings(['validate', '--root', repo.root, '--format', 'json'], { cwd: repo.root });
     expect(r.code).toBe(1);

@@ -106,7 +106,7 @@ describe('defect 4: only `findings constraint retire` makes a retirement sticky'
     const idx = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: Record<string, unknown>[] };
     idx.constraints = idx.constraints.map((c) => ({
       ...c, status: 'active', enforcement_mode: 'block',
-      evidence: { ...(c['evidence'] as object), shadow_measurement: { samples: 40, labelled: 20, true_positives: 20, false_positives: 0, precision: 1, evidence_ref: '.agents/constraints/measurements/c-f-m.json' } },
+      evidence: { ...(c['evidence'] as object), precision_evidence_ref: '.agents/constraints/measurements/f-m.json', shadow_samples: 20, true_positives: 20, false_positives: 0 },
     }));
     repo.write('.agents/constraints/index.json', `${JSON.stringify(idx, null, 2)}\n`);
   };
@@ -120,7 +120,7 @@ describe('defect 4: only `findings constraint retire` makes a retirement sticky'
     activate(repo);
     await compileJson(repo);
     expect(state(repo)).toBe('active/block');
-    const retire = await runFindings(['constraint', 'retire', 'c-f-m', '--root', repo.root], { cwd: repo.root });
+    const retire = await runFindings(['constraint', 'retire', 'f-m', '--root', repo.root], { cwd: repo.root });
     expect(retire.code).toBe(0);
     expect(state(repo)).toBe('retired/off');
     await compileJson(repo);
@@ -154,7 +154,7 @@ describe('defect 4: only `findings constraint retire` makes a retirement sticky'
     setStatus(repo, 'active');
     await compileJson(repo);
     expect(state(repo)).toBe('shadow/warn');
-    expect(indexEntries(repo)[0]!.evidence['shadow_measurement']).toBeUndefined();
+    expect(indexEntries(repo)[0]!.evidence['precision_evidence_ref']).toBeUndefined();
     expect((await compileJson(repo, '--check')).code).toBe(0);
   });
 });

@@ -38,7 +38,7 @@ describe('compiler behaviours, asserted directly', () => {
     // The same finding with a clean negative control qualifies: the refusal above is the negative's doing.
     withFixtures(repo, 'f-m');
     await compileJson(repo);
-    expect(indexIds(repo)).toEqual(['c-f-m']);
+    expect(indexIds(repo)).toEqual(['f-m']);
   });
 
   it('a superseded finding gives no planning rule, pre-mortem check or constraint', async () => {
@@ -59,7 +59,7 @@ describe('compiler behaviours, asserted directly', () => {
   });
 
   it('orders the index by constraint id (code units), not by the order of the source files', async () => {
-    // `f-a-b.md` lists before `f-a.md` ('-' < '.'), but `c-f-a` sorts before `c-f-a-b`.
+    // `f-a-b.md` lists before `f-a.md` ('-' < '.'), but `f-a` sorts before `f-a-b`.
     const ids = ['f-b', 'f-10', 'f-a', 'f-a-b', 'f-9', 'f-C'];
     const repo = makeRepo();
     for (const id of ids) {
@@ -67,6 +67,6 @@ describe('compiler behaviours, asserted directly', () => {
       withFixtures(repo, id);
     }
     await compileJson(repo);
-    expect(indexIds(repo)).toEqual(['c-f-10', 'c-f-9', 'c-f-C', 'c-f-a', 'c-f-a-b', 'c-f-b']);
+    expect(indexIds(repo)).toEqual(['f-10', 'f-9', 'f-C', 'f-a', 'f-a-b', 'f-b']);
   });
 });

@@ -38,7 +38,7 @@ describe("the repository's own .agents/", () => {
     const active = ownConstraint(WRITE_FILE_ATOMIC);
     expect(active.status).toBe('active');
     expect(active.enforcement_mode).toBe('block');
-    expect(active.evidence.shadow_measurement?.labelled).toBeGreaterThan(0);
+    expect(active.evidence.shadow_samples ?? 0).toBeGreaterThan(0);
     expect(ownConstraint(MARKDOWN_ON_HOOK_PATH).status).toBe('shadow');
     for (const c of ownIndex().constraints) {
       for (const glob of c.applies_to.path_globs ?? []) expect(glob).toMatch(/^(hooks|src|compiler)\/\*\*\//);

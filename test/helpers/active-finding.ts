@@ -24,7 +24,7 @@ export function activate(repo: TestRepo): void {
   const idx = JSON.parse(repo.read(INDEX)) as { constraints: Record<string, unknown>[] };
   idx.constraints = idx.constraints.map((c) => ({
     ...c, status: 'active', enforcement_mode: 'block',
-    evidence: { ...(c['evidence'] as object), shadow_measurement: { samples: 40, labelled: 20, true_positives: 20, false_positives: 0, precision: 1, evidence_ref: `.agents/constraints/measurements/${String(c['id'])}.json` } },
+    evidence: { ...(c['evidence'] as object), precision_evidence_ref: `.agents/constraints/measurements/${String(c['id'])}.json`, shadow_samples: 20, true_positives: 20, false_positives: 0 },
   }));
   repo.write(INDEX, `${JSON.stringify(idx, null, 2)}\n`);
 }

@@ -30,16 +30,16 @@ describe('findings check', () => {
   it('reads the index from the checked source: staged, working tree for --all, to-ref for a range', async () => {
     const repo = makeRepo({ 'legacy.js': BAD });
     const base = repo.commitAll('legacy');
-    repo.write('.agents/constraints/index.json', indexJson(constraint('c-active')));
+    repo.write('.agents/constraints/index.json', indexJson(constraint('active')));
     // Not staged: --staged sees no index, --all (working-tree index) finds the legacy hit.
     expect((await runFindings(['check', '--staged'], { cwd: repo.root })).stdout).toContain('no constraint index');
     const all = await runFindings(['check', '--all', '--format', 'json'], { cwd: repo.root });
     expect(all.code).toBe(1);
-    expect(JSON.parse(all.stdout)).toMatchObject([{ file: 'legacy.js', line: 1, column: 18, severity: 'error', ruleId: 'constraint/c-active' }]);
+    expect(JSON.parse(all.stdout)).toMatchObject([{ file: 'legacy.js', line: 1, column: 18, severity: 'error', ruleId: 'constraint/active' }]);
 
     repo.write('new.js', BAD);
     const tip = repo.commitAll('tip with index');
-    repo.write('.agents/constraints/index.json', indexJson(constraint('c-active', { status: 'shadow' })));
+    repo.write('.agents/constraints/index.json', indexJson(constraint('active', { status: 'shadow' })));
     const range = await runFindings(['check', '--from-ref', base, '--to-ref', tip, '--format', 'json'], { cwd: repo.root });
     expect(range.code).toBe(1); // active at the to-ref, whatever the working tree says
     expect((JSON.parse(range.stdout) as { file: string }[]).map((d) => d.file)).toEqual(['new.js']);
@@ -49,13 +49,13 @@ describe('findings check', () => {
 
   it('prints SARIF and GitHub annotations through the bin', async () => {
     const repo = makeRepo({ 'a.js': BAD });
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('add', 'a.js');
     const sarif = await spawnFindings(['check', '--format', 'sarif'], { cwd: repo.root });
     expect(sarif.code).toBe(1);
-    expect(JSON.parse(sarif.stdout).runs[0].results[0]).toMatchObject({ ruleId: 'c-active', level: 'error' });
+    expect(JSON.parse(sarif.stdout).runs[0].results[0]).toMatchObject({ ruleId: 'active', level: 'error' });
     const gh = await spawnFindings(['check', '--format', 'github'], { cwd: repo.root });
-    expect(gh.stdout).toMatch(/^::error file=a\.js,line=1,col=18,title=constraint\/c-active::Title of c-active/);
+    expect(gh.stdout).toMatch(/^::error file=a\.js,line=1,col=18,title=constraint\/active::Title of active/);
   });
 });
 
@@ -65,7 +65,7 @@ describe('findings hook pre-push', () => {
     const repo = await hookedRepo({ 'legacy.js': BAD });
     gitRun(repo, ['init', '-q', '--bare', remote]);
     repo.git('remote', 'add', 'origin', remote);
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index + legacy');
     expect(gitRun(repo, ['push', '-q', '--no-verify', 'origin', 'main']).code).toBe(0);
 
@@ -130,7 +130,7 @@ describe('findings init and doctor', () => {
     expect(linked.stdout).toContain('linked worktree');
 
     repo.write('.agents/findings/registry.jsonl', fixture('registry-valid.jsonl'));
-    repo.write('.agents/constraints/index.json', indexJson(constraint('c-orphan')));
+    repo.write('.agents/constraints/index.json', indexJson(constraint('orphan')));
     const stale = await runFindings(['doctor'], { cwd: repo.root });
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain('doctor/drift');
@@ -139,7 +139,7 @@ describe('findings init and doctor', () => {
   it('pre-commit refuses a stale compiled output and prints the fix command', async () => {
     const repo = await hookedRepo();
     repo.write('.agents/findings/registry.jsonl', fixture('registry-valid.jsonl'));
-    stageIndex(repo, constraint('c-orphan'));
+    stageIndex(repo, constraint('orphan'));
     repo.git('add', '.agents');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);

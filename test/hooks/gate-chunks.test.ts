@@ -6,7 +6,7 @@ import type { ConstraintIndex } from '../../src/types.js';
 import { constraint, indexJson } from './setup.js';
 
 const index: ConstraintIndex = {
-  version: 1,
+  schema_version: 1,
   constraints: [
     constraint('c-eval'),
     constraint('c-todo', { status: 'shadow', pattern: 'TODO' }),

@@ -9,20 +9,20 @@ const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFil
 const files = [{ path: 'a.js', text: 'eval(1);\n', added: undefined }];
 const withMode = (c: ConstraintEntry, mode: ConstraintEntry['enforcement_mode']): ConstraintEntry => ({ ...c, enforcement_mode: mode });
 const severities = async (...entries: ConstraintEntry[]): Promise<string[]> =>
-  (await runGate({ version: 1, constraints: entries }, files, options)).map((d) => `${d.ruleId}:${d.severity}`);
+  (await runGate({ schema_version: 1, constraints: entries }, files, options)).map((d) => `${d.ruleId}:${d.severity}`);
 
 describe('gate severity by status', () => {
   it('an active hit is an error, a shadow hit a warning, a retired entry is not applied', async () => {
-    expect(await severities(constraint('c-a'), constraint('c-s', { status: 'shadow' }), constraint('c-r', { status: 'retired' }))).toEqual([
-      'constraint/c-a:error',
-      'constraint/c-s:warning',
+    expect(await severities(constraint('a'), constraint('s', { status: 'shadow' }), constraint('r', { status: 'retired' }))).toEqual([
+      'constraint/a:error',
+      'constraint/s:warning',
     ]);
   });
 
   it('an evaluation error blocks for an active constraint and warns for a shadow', async () => {
     // Lookahead cannot run on the linear engine: the detector cannot be evaluated.
     const broken = { pattern: 'eval(?=\\()' };
-    expect(await severities(constraint('c-a', broken), constraint('c-s', { ...broken, status: 'shadow' }))).toEqual(['constraint/c-a:error', 'constraint/c-s:warning']);
+    expect(await severities(constraint('a', broken), constraint('s', { ...broken, status: 'shadow' }))).toEqual(['constraint/a:error', 'constraint/s:warning']);
   });
 });
 
@@ -35,58 +35,58 @@ describe('an entry whose status and enforcement_mode disagree blocks', () => {
     ['retired', 'block'],
     ['retired', 'warn'],
   ] as const)('%s + %s', async (status, mode) => {
-    const c = withMode(constraint('c-x', { status }), mode);
+    const c = withMode(constraint('x', { status }), mode);
     expect(applies(c)).toBe(true);
     expect(blocks(c)).toBe(true);
-    expect(await severities(c)).toEqual(['constraint/c-x:error']);
+    expect(await severities(c)).toEqual(['constraint/x:error']);
   });
 
   it('the consistent pairs keep their meaning', () => {
-    expect(blocks(constraint('c-a'))).toBe(true);
-    expect(blocks(constraint('c-s', { status: 'shadow' }))).toBe(false);
-    expect(applies(constraint('c-r', { status: 'retired' }))).toBe(false);
+    expect(blocks(constraint('a'))).toBe(true);
+    expect(blocks(constraint('s', { status: 'shadow' }))).toBe(false);
+    expect(applies(constraint('r', { status: 'retired' }))).toBe(false);
   });
 });
 
 describe('stricterJudgment', () => {
-  const active = constraint('c-x');
+  const active = constraint('x');
   const ids = (j: ReturnType<typeof stricterJudgment>): string[] => j.index.constraints.map((c) => `${c.status}:${c.detector.pattern}`);
 
   it('no index before (a base-less tree): the index after judges alone', () => {
-    const after = { version: 1 as const, constraints: [constraint('c-x', { status: 'shadow' })] };
+    const after = { schema_version: 1 as const, constraints: [constraint('x', { status: 'shadow' })] };
     expect(stricterJudgment(null, after).index).toBe(after);
   });
 
   it('a demotion is judged by the blocking entry before it, with the note that says why', () => {
-    const j = stricterJudgment({ version: 1, constraints: [active] }, { version: 1, constraints: [constraint('c-x', { status: 'shadow' })] });
+    const j = stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [constraint('x', { status: 'shadow' })] });
     expect(ids(j)).toEqual(['active:\\beval\\(']);
-    expect([...j.held.values()]).toEqual([heldNote('c-x', 'demotes')]);
+    expect([...j.held.values()]).toEqual([heldNote('x', 'demotes')]);
   });
 
   it('a pattern change keeps the old detector blocking beside the new one', () => {
-    const j = stricterJudgment({ version: 1, constraints: [active] }, { version: 1, constraints: [constraint('c-x', { status: 'shadow', pattern: 'exec\\(' })] });
+    const j = stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [constraint('x', { status: 'shadow', pattern: 'exec\\(' })] });
     expect(ids(j).sort()).toEqual(['active:\\beval\\(', 'shadow:exec\\(']);
     expect([...j.held.keys()].map((c) => c.detector.pattern)).toEqual(['\\beval\\(']);
   });
 
   it('a removal or retirement keeps the entry before it; a shadow before it only warned, so nothing is held', () => {
-    expect(ids(stricterJudgment({ version: 1, constraints: [active] }, { version: 1, constraints: [] }))).toEqual(['active:\\beval\\(']);
-    expect(ids(stricterJudgment({ version: 1, constraints: [active] }, { version: 1, constraints: [constraint('c-x', { status: 'retired' })] }))).toEqual(['active:\\beval\\(']);
-    const shadow = constraint('c-x', { status: 'shadow' });
-    expect(stricterJudgment({ version: 1, constraints: [shadow] }, { version: 1, constraints: [] }).index.constraints).toEqual([]);
+    expect(ids(stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [] }))).toEqual(['active:\\beval\\(']);
+    expect(ids(stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [constraint('x', { status: 'retired' })] }))).toEqual(['active:\\beval\\(']);
+    const shadow = constraint('x', { status: 'shadow' });
+    expect(stricterJudgment({ schema_version: 1, constraints: [shadow] }, { schema_version: 1, constraints: [] }).index.constraints).toEqual([]);
   });
 
   it('an unchanged or stricter index after the change is applied as it is', () => {
-    const after = { version: 1 as const, constraints: [active, constraint('c-new')] };
-    const j = stricterJudgment({ version: 1, constraints: [active] }, after);
+    const after = { schema_version: 1 as const, constraints: [active, constraint('new')] };
+    const j = stricterJudgment({ schema_version: 1, constraints: [active] }, after);
     expect(j.index.constraints).toEqual(after.constraints);
     expect(j.held.size).toBe(0);
   });
 
   it('a held entry\'s diagnostics carry the note, before the explain pointer', async () => {
-    const j = stricterJudgment({ version: 1, constraints: [active] }, { version: 1, constraints: [] });
+    const j = stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [] });
     const out = await runGate(j.index, files, { ...options, held: j.held });
-    expect(out[0]!.notes!.at(-2)).toBe(heldNote('c-x', 'removes'));
-    expect(out[0]!.notes!.at(-1)).toBe('findings explain c-x');
+    expect(out[0]!.notes!.at(-2)).toBe(heldNote('x', 'removes'));
+    expect(out[0]!.notes!.at(-1)).toBe('findings explain x');
   });
 });

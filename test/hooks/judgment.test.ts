@@ -12,7 +12,7 @@ const LAND_RULE = 'can land only in a commit that does not need it';
 
 async function withActiveIndex(): Promise<TestRepo> {
   const repo = await hookedRepo();
-  stageIndex(repo, constraint('c-active'));
+  stageIndex(repo, constraint('active'));
   repo.git('commit', '-q', '--no-verify', '-m', 'index');
   return repo;
 }
@@ -25,17 +25,17 @@ function stageViolation(repo: TestRepo): void {
 describe('demotion in the same commit', () => {
   it('index.json edited by hand from active/block to shadow/warn, with a violation: blocked, and the diagnostic says why', async () => {
     const repo = await withActiveIndex();
-    stageIndex(repo, constraint('c-active', { status: 'shadow' }));
+    stageIndex(repo, constraint('active', { status: 'shadow' }));
     stageViolation(repo);
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('constraint/c-active');
+    expect(r.stdout).toContain('constraint/active');
     expect(r.stdout).toContain(LAND_RULE);
   });
 
   it('the demotion alone lands; the next violation then only warns', async () => {
     const repo = await withActiveIndex();
-    stageIndex(repo, constraint('c-active', { status: 'shadow' }));
+    stageIndex(repo, constraint('active', { status: 'shadow' }));
     expect(commit(repo, []).code).toBe(0);
     stageViolation(repo);
     const r = commit(repo, []);
@@ -45,7 +45,7 @@ describe('demotion in the same commit', () => {
 
   it('retiring (or removing the entry, or deleting index.json) together with a violation: blocked', async () => {
     for (const weaken of [
-      (repo: TestRepo) => stageIndex(repo, constraint('c-active', { status: 'retired' })),
+      (repo: TestRepo) => stageIndex(repo, constraint('active', { status: 'retired' })),
       (repo: TestRepo) => stageIndex(repo),
       (repo: TestRepo) => repo.git('rm', '-q', INDEX),
     ]) {
@@ -75,7 +75,7 @@ describe('demotion in the same commit', () => {
     repo.git('add', '-A');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('constraint/c-f-m');
+    expect(r.stdout).toContain('constraint/f-m');
     expect(r.stdout).toContain(LAND_RULE);
     // validate and compile --check see nothing wrong with the change itself: the gate is what blocks.
     const staged = await runFindings(['check', '--staged', '--root', repo.root], { cwd: repo.root });
@@ -85,7 +85,7 @@ describe('demotion in the same commit', () => {
   it('check --staged and check --from-ref/--to-ref judge by the stricter index too', async () => {
     const repo = await withActiveIndex();
     const base = repo.git('rev-parse', 'HEAD').trim();
-    stageIndex(repo, constraint('c-active', { status: 'shadow' }));
+    stageIndex(repo, constraint('active', { status: 'shadow' }));
     stageViolation(repo);
     const staged = await runFindings(['check', '--staged', '--root', repo.root], { cwd: repo.root });
     expect(staged.code).toBe(1);
@@ -93,7 +93,7 @@ describe('demotion in the same commit', () => {
     repo.git('commit', '-q', '--no-verify', '-m', 'demote + violation');
     const range = await runFindings(['check', '--from-ref', base, '--to-ref', 'HEAD', '--root', repo.root], { cwd: repo.root });
     expect(range.code).toBe(1);
-    expect(range.stdout + range.stderr).toContain('constraint/c-active');
+    expect(range.stdout + range.stderr).toContain('constraint/active');
   });
 
   it('pre-push: a pushed range that demotes and violates is refused', async () => {
@@ -102,19 +102,19 @@ describe('demotion in the same commit', () => {
     gitRun(repo, ['init', '-q', '--bare', remote]);
     repo.git('remote', 'add', 'origin', remote);
     expect(gitRun(repo, ['push', '-q', '--no-verify', 'origin', 'main']).code).toBe(0);
-    stageIndex(repo, constraint('c-active', { status: 'shadow' }));
+    stageIndex(repo, constraint('active', { status: 'shadow' }));
     stageViolation(repo);
     repo.git('commit', '-q', '--no-verify', '-m', 'demote + violation');
     const r = gitRun(repo, ['push', '-q', 'origin', 'main']);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('constraint/c-active');
+    expect(r.stdout).toContain('constraint/active');
   });
 });
 
 describe('fail closed on duplicate JSON keys', () => {
   it('an index whose second "constraints" key empties the first: the commit is blocked, validate and check fail', async () => {
     const repo = await hookedRepo();
-    const active = JSON.stringify(constraint('c-active'));
+    const active = JSON.stringify(constraint('active'));
     repo.write(INDEX, `{"version": 1, "constraints": [${active}], "constraints": []}\n`);
     stageViolation(repo);
     repo.git('add', INDEX);
@@ -131,7 +131,7 @@ describe('fail closed on duplicate JSON keys', () => {
 
   it('an entry whose status and enforcement_mode disagree blocks', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, { ...constraint('c-odd', { status: 'shadow' }), enforcement_mode: 'block' });
+    stageIndex(repo, { ...constraint('odd', { status: 'shadow' }), enforcement_mode: 'block' });
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
     stageViolation(repo);
     expect(commit(repo, []).code).not.toBe(0);

@@ -18,17 +18,17 @@ function stage(repo: TestRepo, file: string, content: string | Buffer): void {
 
 describe('added-lines and multi-line hits', () => {
   it('`pass` added under an existing `try:` is caught by try:\\n\\s*pass', async () => {
-    const repo = await repoWith(constraint('c-pass', { pattern: 'try:\\n\\s*pass', globs: ['**/*.py'], scope: 'added-lines' }));
+    const repo = await repoWith(constraint('pass', { pattern: 'try:\\n\\s*pass', globs: ['**/*.py'], scope: 'added-lines' }));
     stage(repo, 'a.py', 'def f():\n    try:\n        run()\n    except E:\n        log()\n');
     expect(commit(repo, []).code).toBe(0);
     stage(repo, 'a.py', 'def f():\n    try:\n        pass\n        run()\n    except E:\n        log()\n');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('constraint/c-pass');
+    expect(r.stdout).toContain('constraint/pass');
   });
 
   it('a hit whose lines are all old still does not count', async () => {
-    const repo = await repoWith(constraint('c-pass', { pattern: 'try:\\n\\s*pass', globs: ['**/*.py'], scope: 'added-lines' }));
+    const repo = await repoWith(constraint('pass', { pattern: 'try:\\n\\s*pass', globs: ['**/*.py'], scope: 'added-lines' }));
     stage(repo, 'a.py', 'try:\n    pass\nexcept E:\n    log()\n');
     repo.git('commit', '-q', '--no-verify', '-m', 'old hit');
     stage(repo, 'a.py', 'try:\n    pass\nexcept E:\n    log()\nx = 1\n');
@@ -38,20 +38,20 @@ describe('added-lines and multi-line hits', () => {
 
 describe('binary files', () => {
   it('a text file with a NUL byte is judged as text', async () => {
-    const repo = await repoWith(constraint('c-log', { pattern: 'console\\.log' }));
+    const repo = await repoWith(constraint('log', { pattern: 'console\\.log' }));
     stage(repo, 'a.js', 'console.log(x) // \0\n');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('constraint/c-log');
+    expect(r.stdout).toContain('constraint/log');
   });
 
   it('a binary file that an active constraint covers is skipped with a warning naming it', async () => {
-    const repo = await repoWith(constraint('c-any', { pattern: 'zzz', globs: ['**'] }));
+    const repo = await repoWith(constraint('any', { pattern: 'zzz', globs: ['**'] }));
     repo.write('x.txt', '');
     stage(repo, 'image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe]));
     const r = commit(repo, []);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/image\.png.*warning.*binary.*c-any/);
+    expect(r.stdout).toMatch(/image\.png.*warning.*binary.*any/);
   });
 });
 
@@ -61,15 +61,15 @@ describe('the time budget', () => {
   const line = `${'a'.repeat(1_000_000)}1\n`;
 
   it('an active constraint that overruns its budget fails closed', async () => {
-    const repo = await repoWith(constraint('c-slow', { pattern: slow, globs: ['**/*.txt'] }));
+    const repo = await repoWith(constraint('slow', { pattern: slow, globs: ['**/*.txt'] }));
     stage(repo, 'big.txt', line);
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toMatch(/c-slow.*could not be evaluated: matching took longer than the \d+ ms budget/);
+    expect(r.stdout).toMatch(/slow.*could not be evaluated: matching took longer than the \d+ ms budget/);
   });
 
   it('a shadow constraint that overruns warns, and the commit lands', async () => {
-    const repo = await repoWith(constraint('c-slow', { pattern: slow, globs: ['**/*.txt'], status: 'shadow' }));
+    const repo = await repoWith(constraint('slow', { pattern: slow, globs: ['**/*.txt'], status: 'shadow' }));
     stage(repo, 'big.txt', line);
     const r = commit(repo, []);
     expect(r.code).toBe(0);
@@ -79,12 +79,12 @@ describe('the time budget', () => {
 
 describe('FINDINGS_SKIP', () => {
   it('prints each constraint it skipped and warns about ids that match no constraint', async () => {
-    const repo = await repoWith(constraint('c-active'), constraint('c-other', { pattern: 'nothing' }));
+    const repo = await repoWith(constraint('active'), constraint('other', { pattern: 'nothing' }));
     stage(repo, 'app.js', 'eval(1);\n');
-    const r = commit(repo, [], { FINDINGS_SKIP: 'c-active,c-typo' });
+    const r = commit(repo, [], { FINDINGS_SKIP: 'active,typo' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('skipped constraint c-active (Title of c-active)');
-    expect(r.stdout).not.toContain('skipped constraint c-other');
-    expect(r.stdout).toMatch(/warning.*FINDINGS_SKIP names "c-typo", which matches no constraint/);
+    expect(r.stdout).toContain('skipped constraint active (Title of active)');
+    expect(r.stdout).not.toContain('skipped constraint other');
+    expect(r.stdout).toMatch(/warning.*FINDINGS_SKIP names "typo", which matches no constraint/);
   });
 });

@@ -13,7 +13,7 @@ const BASE = 'one\ntwo\nthree\n';
 /** A hooked repository with an active `eval(` constraint, `main` and `side` editing line 2 of a.js differently. */
 async function conflicting(sideLine: string, mainLine = 'two-main'): Promise<TestRepo> {
   const repo = await hookedRepo({ 'a.js': BASE });
-  stageIndex(repo, constraint('c-active'));
+  stageIndex(repo, constraint('active'));
   repo.git('commit', '-q', '--no-verify', '-m', 'index');
   repo.git('checkout', '-q', '-b', 'side');
   repo.write('a.js', `one\n${sideLine}\nthree\n`);
@@ -100,7 +100,7 @@ describe('conflict-free merges (pre-merge-commit)', () => {
 
   it('a clean merge that only carries a parent\'s violation over goes through with a warning', async () => {
     const repo = await hookedRepo({ 'a.js': BASE });
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
     repo.git('checkout', '-q', '-b', 'side');
     repo.write('b.js', 'eval(side)\n');

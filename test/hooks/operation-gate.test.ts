@@ -9,7 +9,7 @@ import { taskFromBranch } from '../../src/review/gate.js';
 import { diagnostic } from '../../src/diagnostics.js';
 import { constraint } from './setup.js';
 
-const index = { version: 1 as const, constraints: [constraint('c-active')] };
+const index = { schema_version: 1 as const, constraints: [constraint('active')] };
 const HEAD = { name: 'HEAD', sha: 'a'.repeat(40) };
 const THEIRS = { name: 'MERGE_HEAD', sha: 'b'.repeat(40) };
 const gateOf = (path: string, text: string) => runGate(index, [{ path, text }], { budgetMs: 250, skip: new Set(), bypass: 'git commit --no-verify', indexFile: 'i', indexText: '' });
@@ -33,7 +33,7 @@ describe('judgeOperation', () => {
     expect(got[0]!.notes?.[0]).toMatch(/^inherited from MERGE_HEAD \(bbbbbbbbbbbb\)/);
     expect(got[0]!.notes?.some((n) => n.includes('this blocks'))).toBe(false);
     expect(got[1]!.notes?.[0]).toBe("introduced by this merge: in neither parent's version (HEAD, MERGE_HEAD), so it blocks");
-    expect(got[1]!.notes?.at(-1)).toBe('findings explain c-active');
+    expect(got[1]!.notes?.at(-1)).toBe('findings explain active');
   });
 
   it('a non-constraint problem is inherited only when the staged file equals a parent version; drift always blocks', async () => {

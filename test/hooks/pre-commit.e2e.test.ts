@@ -10,30 +10,34 @@ const BAD = 'export const y = eval("1");\n';
 describe('pre-commit through husky', () => {
   it('a shadow constraint warns and the commit succeeds; an active one blocks', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-shadow', { status: 'shadow' }));
+    stageIndex(repo, constraint('shadow', { status: 'shadow' }));
     repo.write('a.js', BAD);
     repo.git('add', 'a.js');
     const ok = commit(repo, []);
     expect(ok.code).toBe(0);
     expect(ok.stdout + ok.stderr).toContain('a.js:1:18  warning');
 
-    stageIndex(repo, constraint('c-active'));
+    // The checklist item is read from the finding artifact (the index has no such key), from the staged content.
+    repo.write('.agents/findings/active.md', '---\nid: "active"\nchecklist_item: "Checklist of active"\n---\n');
+    repo.git('add', '.agents/findings/active.md');
+    commit(repo, ['--no-verify']);
+    stageIndex(repo, constraint('active'));
     repo.write('b.js', BAD);
     repo.git('add', 'b.js');
     const before = head(repo);
     const blocked = commit(repo, []);
     expect(blocked.code).not.toBe(0);
-    expect(blocked.stdout).toContain('b.js:1:18  error  Title of c-active (matched "eval(")  constraint/c-active');
-    expect(blocked.stdout).toContain('checklist: Checklist of c-active');
+    expect(blocked.stdout).toContain('b.js:1:18  error  Title of active (matched "eval(")  constraint/active');
+    expect(blocked.stdout).toContain('checklist: Checklist of active');
     expect(blocked.stdout).toContain('git commit --no-verify');
-    expect(blocked.stdout).toContain('FINDINGS_SKIP=c-active');
-    expect(blocked.stdout).toMatch(/findings explain c-active\n/);
+    expect(blocked.stdout).toContain('FINDINGS_SKIP=active');
+    expect(blocked.stdout).toMatch(/findings explain active\n/);
     expect(head(repo)).toBe(before);
   });
 
   it('judges a partially staged file by its staged content, both ways', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.write('a.js', SAFE);
     repo.git('add', 'a.js');
     repo.write('a.js', BAD); // dirty working tree, clean index
@@ -47,7 +51,7 @@ describe('pre-commit through husky', () => {
 
   it('git commit -a and git commit <path> check what they will really commit (GIT_INDEX_FILE)', async () => {
     const repo = await hookedRepo({ 'a.js': SAFE, 'b.js': SAFE });
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('add', 'a.js', 'b.js');
     expect(commit(repo, []).code).toBe(0);
 
@@ -74,13 +78,13 @@ describe('pre-commit through husky', () => {
   it('renames are checked under the new path; added-lines scope ignores moved legacy lines', async () => {
     const repo = await hookedRepo({ 'old.js': BAD });
     repo.commitAll('legacy');
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('mv', 'old.js', 'new.js');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toContain('new.js:1:18');
 
-    stageIndex(repo, constraint('c-active', { scope: 'added-lines' }));
+    stageIndex(repo, constraint('active', { scope: 'added-lines' }));
     expect(commit(repo, []).code).toBe(0);
     repo.write('new.js', `${BAD}const z = 2;\n`);
     repo.git('add', 'new.js');
@@ -96,7 +100,7 @@ describe('pre-commit through husky', () => {
   it('skips deletions, binary files and submodules; checks symlinks as their link text', async () => {
     const repo = await hookedRepo({ 'gone.js': BAD, 'target.txt': BAD });
     repo.commitAll('base');
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('rm', '-q', 'gone.js');
     // Binary: a NUL byte and not valid UTF-8 (0xff); NULs alone do not make a file binary.
     repo.write('bin.js', Buffer.concat([Buffer.from('eval(1)\0'), Buffer.alloc(16), Buffer.from([0xff])]));
@@ -122,7 +126,7 @@ describe('pre-commit through husky', () => {
 
   it('handles names with spaces, quotes and non-ASCII characters', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active', { scope: 'added-lines' }), constraint('c-shadow', { status: 'shadow', pattern: 'TODO' }));
+    stageIndex(repo, constraint('active', { scope: 'added-lines' }), constraint('shadow', { status: 'shadow', pattern: 'TODO' }));
     const name = 'dir with space/é "ü" name.js';
     repo.write(name, `// TODO\n${BAD}`);
     repo.git('add', '.');
@@ -135,7 +139,7 @@ describe('pre-commit through husky', () => {
   it("works for an empty repository's first commit", async () => {
     const repo = await hookedRepo({}, { commitLayout: false });
     expect(head(repo)).toBeNull();
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.write('a.js', BAD);
     repo.git('add', 'a.js');
     expect(commit(repo, []).code).not.toBe(0);
@@ -146,12 +150,12 @@ describe('pre-commit through husky', () => {
 
   it('--no-verify, FINDINGS_SKIP=<id>, FINDINGS_SKIP=all and HUSKY=0 bypass', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'), constraint('c-other', { pattern: 'never-matches-anything' }));
+    stageIndex(repo, constraint('active'), constraint('other', { pattern: 'never-matches-anything' }));
     repo.write('a.js', BAD);
     repo.git('add', '.');
     expect(commit(repo, []).code).not.toBe(0);
-    expect(commit(repo, [], { FINDINGS_SKIP: 'c-other' }).code).not.toBe(0);
-    expect(commit(repo, [], { FINDINGS_SKIP: 'c-other,c-active' }).code).toBe(0);
+    expect(commit(repo, [], { FINDINGS_SKIP: 'other' }).code).not.toBe(0);
+    expect(commit(repo, [], { FINDINGS_SKIP: 'other,active' }).code).toBe(0);
     repo.write('b.js', BAD);
     repo.git('add', 'b.js');
     expect(commit(repo, [], { FINDINGS_SKIP: 'all' }).code).toBe(0);
@@ -166,14 +170,14 @@ describe('pre-commit through husky', () => {
   it('a catastrophic pattern blocks promptly when active and warns when shadow', async () => {
     const repo = await hookedRepo();
     const line = `${'a'.repeat(5000)}!\n`;
-    stageIndex(repo, constraint('c-redos', { pattern: '(a+)+$', globs: ['**/*.txt'] }));
+    stageIndex(repo, constraint('redos', { pattern: '(a+)+$', globs: ['**/*.txt'] }));
     repo.write('long.txt', line);
     repo.git('add', 'long.txt');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toContain('could not be evaluated: pattern is unsafe');
-    expect(r.stdout).toContain('constraint/c-redos');
-    stageIndex(repo, constraint('c-redos', { pattern: '(a+)+$', globs: ['**/*.txt'], status: 'shadow' }));
+    expect(r.stdout).toContain('constraint/redos');
+    stageIndex(repo, constraint('redos', { pattern: '(a+)+$', globs: ['**/*.txt'], status: 'shadow' }));
     const w = commit(repo, []);
     expect(w.code).toBe(0);
     expect(w.stdout).toContain('warning');
@@ -198,7 +202,7 @@ describe('pre-commit through husky', () => {
     repo.write('a.js', 'main\n');
     repo.commitAll('main');
     expect(repo.tryGit(['merge', '-q', 'side']).code).not.toBe(0); // conflict: MERGE_HEAD exists
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.write('a.js', BAD);
     repo.git('add', 'a.js');
     const r = commit(repo, []);

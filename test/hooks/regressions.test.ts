@@ -12,7 +12,7 @@ describe('hook regressions', () => {
     const repo = await hookedRepo();
     gitRun(repo, ['init', '-q', '--bare', remote]);
     repo.git('remote', 'add', 'origin', remote);
-    stageIndex(repo, constraint('c-active'));
+    stageIndex(repo, constraint('active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
     expect(gitRun(repo, ['push', '-q', '--no-verify', 'origin', 'main']).code).toBe(0);
     repo.git('checkout', '-q', '-b', 'topic');
@@ -34,7 +34,7 @@ describe('hook regressions', () => {
 
   it('an added-lines constraint still sees a file whose name is not valid UTF-8', async () => {
     const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-added', { scope: 'added-lines' }));
+    stageIndex(repo, constraint('added', { scope: 'added-lines' }));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
     // Write the name as raw bytes (latin1 'é' = 0xe9), which is not valid UTF-8.
     const raw = Buffer.from([0x6c, 0x61, 0x74, 0xe9, 0x2e, 0x6a, 0x73]);
@@ -42,7 +42,7 @@ describe('hook regressions', () => {
     repo.git('add', '-A');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('constraint/c-added');
+    expect(r.stdout).toContain('constraint/added');
   });
 
   it('check, hook and doctor outside a git repository: exit 2 with one clear line', async () => {

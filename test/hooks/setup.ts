@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from '
 import path from 'node:path';
 import { BIN, FIXTURES, fromTemplate, GIT_ENV, makeRepo, PACKAGE_ROOT, spawnFindings, type TestRepo } from '../helpers/repo.js';
 import type { ConstraintEntry } from '../../src/types.js';
+import { writtenEntry } from '../../src/constraints/shape.js';
 
 /** Environment for git commands that run hooks: no leaked index or git dir from an outer hook. */
 export function hookEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -66,8 +67,9 @@ export function constraint(id: string, over: Partial<ConstraintEntry> & { patter
     status,
     enforcement_mode: status === 'active' ? 'block' : status === 'shadow' ? 'warn' : 'off',
     source_artifact: `.agents/findings/${id.replace(/^c-/, '')}.md`,
-    review_file: null,
+    source: 'finding',
     compiled_at: '2026-01-01',
+    file: '',
     applies_to: { scope: scope ?? 'files', path_globs: globs ?? ['**/*.js'] },
     detector: { kind: 'regex', pattern: pattern ?? '\\beval\\(' },
     evidence: { positive_refs: ['p'], negative_control_refs: ['n'] },
@@ -76,7 +78,7 @@ export function constraint(id: string, over: Partial<ConstraintEntry> & { patter
 }
 
 export function indexJson(...constraints: ConstraintEntry[]): string {
-  return `${JSON.stringify({ version: 1, constraints }, null, 2)}\n`;
+  return `${JSON.stringify({ schema_version: 1, constraints: constraints.map(writtenEntry) }, null, 2)}\n`;
 }
 
 /** Writes and stages a constraint index. */

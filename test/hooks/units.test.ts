@@ -61,7 +61,7 @@ describe('init planning', () => {
   });
 });
 
-const hit = diagnostic({ file: 'src/a b,c:d.js', line: 3, column: 5, ruleId: 'constraint/c-x', message: '100% bad\nreally', notes: ['findings explain c-x'] });
+const hit = diagnostic({ file: 'src/a b,c:d.js', line: 3, column: 5, ruleId: 'constraint/x', message: '100% bad\nreally', notes: ['findings explain x'] });
 const warn = diagnostic({ file: 'b.js', line: 0, severity: 'warning', ruleId: 'registry/duplicate-id', message: 'dup' });
 
 describe('SARIF', () => {
@@ -72,12 +72,12 @@ describe('SARIF', () => {
     const run = log.runs[0];
     expect(run.tool.driver.name).toBe('findings-compiler');
     expect(run.tool.driver.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['c-x', 'registry/duplicate-id']);
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['registry/duplicate-id', 'x']);
     const [b, a] = run.results;
-    expect(a).toMatchObject({ ruleId: 'c-x', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a%20b%2Cc%3Ad.js' }, region: { startLine: 3, startColumn: 5 } } }] });
-    expect(a.message.text).toBe('100% bad\nreally\nfindings explain c-x');
+    expect(a).toMatchObject({ ruleId: 'x', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a%20b%2Cc%3Ad.js' }, region: { startLine: 3, startColumn: 5 } } }] });
+    expect(a.message.text).toBe('100% bad\nreally\nfindings explain x');
     expect(run.rules?.[a.ruleIndex]).toBeUndefined();
-    expect(run.tool.driver.rules[a.ruleIndex].id).toBe('c-x');
+    expect(run.tool.driver.rules[a.ruleIndex].id).toBe('x');
     expect(b).toMatchObject({ level: 'warning', locations: [{ physicalLocation: { region: { startLine: 1, startColumn: 1 } } }] });
   });
 });
@@ -86,7 +86,7 @@ describe('GitHub workflow commands', () => {
   it('escapes data and properties', () => {
     expect(escapeData('a%b\r\nc')).toBe('a%25b%0D%0Ac');
     expect(escapeProperty('a:b,c%')).toBe('a%3Ab%2Cc%25');
-    expect(formatGithub([hit])).toBe('::error file=src/a b%2Cc%3Ad.js,line=3,col=5,title=constraint/c-x::100%25 bad%0Areally%0Afindings explain c-x\n');
+    expect(formatGithub([hit])).toBe('::error file=src/a b%2Cc%3Ad.js,line=3,col=5,title=constraint/x::100%25 bad%0Areally%0Afindings explain x\n');
     expect(formatGithub([warn])).toBe('::warning file=b.js,title=registry/duplicate-id::dup\n');
   });
   it('caps annotations per severity with a final notice', () => {
@@ -105,9 +105,9 @@ describe('runGate', () => {
     const mk = (id: string, pattern: string) => constraint(id, { pattern, globs: ['**/*'] });
     const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
     const files = [{ path: 'a.js', text: 'x foo\nbar bar\n', added: undefined }, { path: 'b.js', text: 'clean\n', added: undefined }, { path: '.agents/f.md', text: 'foo', added: undefined }];
-    const many = await runGate({ version: 1, constraints: [mk('c-1', 'foo'), mk('c-2', 'bar bar'), mk('c-3', 'nope'), mk('c-4', 'ba?r')] }, files, options);
-    expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/c-1@a.js:1:3', 'constraint/c-2@a.js:2:1', 'constraint/c-4@a.js:2:1', 'constraint/c-4@a.js:2:5']);
-    const single = await runGate({ version: 1, constraints: [mk('c-4', 'ba?r')] }, files, options);
+    const many = await runGate({ schema_version: 1, constraints: [mk('1', 'foo'), mk('2', 'bar bar'), mk('3', 'nope'), mk('4', 'ba?r')] }, files, options);
+    expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/1@a.js:1:3', 'constraint/2@a.js:2:1', 'constraint/4@a.js:2:1', 'constraint/4@a.js:2:5']);
+    const single = await runGate({ schema_version: 1, constraints: [mk('4', 'ba?r')] }, files, options);
     expect(single).toHaveLength(2);
   });
 
@@ -119,18 +119,18 @@ describe('runGate', () => {
     // Lookaround and backreferences cannot run on the linear engine; `(a|aa)+$` with `i` and
     // `\w+x` on a long line hang or crawl in V8 although safe-regex2 accepts them.
     const index = {
-      version: 1 as const,
+      schema_version: 1 as const,
       constraints: [
-        constraint('c-look', { pattern: '(a|a)*(?=!)x', globs: ['**/*'] }),
-        constraint('c-back', { pattern: '(\\w|a)+\\1?$', globs: ['**/*'] }),
-        constraint('c-alt', { pattern: '(a|aa)+$', globs: ['**/*'] }),
-        constraint('c-poly', { pattern: '\\w+x', globs: ['**/*'] }),
+        constraint('look', { pattern: '(a|a)*(?=!)x', globs: ['**/*'] }),
+        constraint('back', { pattern: '(\\w|a)+\\1?$', globs: ['**/*'] }),
+        constraint('alt', { pattern: '(a|aa)+$', globs: ['**/*'] }),
+        constraint('poly', { pattern: '\\w+x', globs: ['**/*'] }),
       ],
     };
-    index.constraints[2]!.detector.flags = 'i';
+    index.constraints[2]!.detector.pattern = `(?i)${index.constraints[2]!.detector.pattern}`;
     const out = await runGate(index, files, options);
-    expect(out.filter((d) => /could not be evaluated/.test(d.message)).map((d) => d.ruleId).sort()).toEqual(['constraint/c-back', 'constraint/c-look']);
-    expect(out.filter((d) => d.ruleId === 'constraint/c-alt' || d.ruleId === 'constraint/c-poly')).toEqual([]);
+    expect(out.filter((d) => /could not be evaluated/.test(d.message)).map((d) => d.ruleId).sort()).toEqual(['constraint/back', 'constraint/look']);
+    expect(out.filter((d) => d.ruleId === 'constraint/alt' || d.ruleId === 'constraint/poly')).toEqual([]);
   });
 });
 
@@ -138,7 +138,7 @@ describe('constraintNotes', () => {
   it('offers a bypass only where there is something to bypass', async () => {
     const { constraintNotes } = await import('../../hooks/gate.js');
     const { constraint } = await import('./setup.js');
-    expect(constraintNotes(constraint('c-s', { status: 'shadow' }), 'git commit --no-verify').some((n) => n.startsWith('bypass'))).toBe(false);
-    expect(constraintNotes(constraint('c-a'), 'git commit --no-verify')).toContain('bypass: git commit --no-verify (skips every check), or FINDINGS_SKIP=c-a (skips this constraint)');
+    expect(constraintNotes(constraint('s', { status: 'shadow' }), 'git commit --no-verify').some((n) => n.startsWith('bypass'))).toBe(false);
+    expect(constraintNotes(constraint('a'), 'git commit --no-verify')).toContain('bypass: git commit --no-verify (skips every check), or FINDINGS_SKIP=a (skips this constraint)');
   });
 });

@@ -13,7 +13,9 @@ describe('compileAppliesTo', () => {
       ['src/**', 'src/a/b.ts', true],
       ['**/*.ts', 'a/b/c.ts', true],
       ['*.ts', 'a.ts', true],
-      ['*.ts', 'a/b.ts', false],
+      // A slash-less glob matches the base name at any depth (docs/hooks.md "Globs").
+      ['*.ts', 'a/b.ts', true],
+      ['a/*.ts', 'a/b/c.ts', false],
       ['cli/**/*.go', 'cli/cmd/ao/main.go', true],
       ['src/*/x.ts', 'src/a/x.ts', true],
       ['**/*.{ts,tsx}', 'a/.hidden/b.tsx', true],

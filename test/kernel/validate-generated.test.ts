@@ -11,7 +11,7 @@ describe('findings validate on generated files and settings', () => {
         '.agents/findings/candidates.jsonl',
         '.agents/findings/sources.json',
         '.agents/constraints/index.json',
-        '.agents/constraints/measurements/c-f-1.json',
+        '.agents/constraints/measurements/f-1.json',
         '.agents/reviews/T-1.jsonl',
         '.agents/tasks/T-1.json',
         '.agents/roles.json',
@@ -24,7 +24,7 @@ describe('findings validate on generated files and settings', () => {
   it('reports a broken candidates line, a duplicate class, a bad measurement, sources.json and config', async () => {
     const repo = makeRepo({
       '.agents/findings/candidates.jsonl': '{"class_key":"a"}\n{oops\n',
-      '.agents/constraints/measurements/c-x.json': '{"version": 1}\n',
+      '.agents/constraints/measurements/x.json': '{"version": 1}\n',
       '.agents/findings/sources.json': '[]\n',
       '.agents/config.json': '{"activation": {"min_precision": 7}}\n',
     });
@@ -33,7 +33,7 @@ describe('findings validate on generated files and settings', () => {
     const found = (JSON.parse(r.stdout) as { file: string; line: number; ruleId: string; severity: string }[]).map((d) => [d.file, d.line, d.ruleId.split('/')[0], d.severity]);
     expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 1, 'candidates', 'error']);
     expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 2, 'candidates', 'error']);
-    expect(found.some(([f, , , s]) => f === '.agents/constraints/measurements/c-x.json' && s === 'error')).toBe(true);
+    expect(found.some(([f, , , s]) => f === '.agents/constraints/measurements/x.json' && s === 'error')).toBe(true);
     expect(found.some(([f, , , s]) => f === '.agents/findings/sources.json' && s === 'error')).toBe(true);
     expect(found).toContainEqual(['.agents/config.json', 1, 'config', 'warning']);
   });

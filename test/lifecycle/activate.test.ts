@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config.js';
+import { parseConstraintIndex } from '../../src/constraints/index-file.js';
 import { activationRefusals, formatRatio, meetsPrecision } from '../../src/lifecycle/activate.js';
 import { carryLabels, type Measurement, type MeasuredHit } from '../../src/lifecycle/measurement.js';
 import type { ConstraintEntry } from '../../src/types.js';
 import { FIXTURES, makeRepo, runFindings } from '../helpers/repo.js';
 import { readFileSync } from 'node:fs';
 
-const INDEX = JSON.parse(readFileSync(path.join(FIXTURES, 'lifecycle/measure/index.json'), 'utf8')) as { constraints: ConstraintEntry[] };
+const INDEX = (parseConstraintIndex(readFileSync(path.join(FIXTURES, 'lifecycle/measure/index.json'), 'utf8')) as { ok: true; index: { constraints: ConstraintEntry[] } }).index;
 const ENTRY = INDEX.constraints[0]!;
 const SHA = 'a'.repeat(40);
 
@@ -31,16 +32,16 @@ describe('activation conditions', () => {
     expect(refusals(measurement(20, 0))).toEqual([]);
   });
   it('names each failed condition and by how much', () => {
-    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate c-f-console: precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)']);
-    expect(refusals(measurement(12, 0, 7))).toEqual(['lifecycle/too-few-labels: cannot activate c-f-console: 12 labelled hit(s) < 20 required (8 more needed; 7 hit(s) unlabelled)']);
+    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate f-console: precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)']);
+    expect(refusals(measurement(12, 0, 7))).toEqual(['lifecycle/too-few-labels: cannot activate f-console: 12 labelled hit(s) < 20 required (8 more needed; 7 hit(s) unlabelled)']);
     expect(refusals(measurement(19, 1), { ...ENTRY, status: 'active', enforcement_mode: 'block' })[0]).toContain('its status is "active"; only shadow constraints can be activated');
     expect(refusals(measurement(19, 1), { ...ENTRY, detector: { kind: 'regex', pattern: 'console\\.' } })[0]).toContain('lifecycle/stale-measurement');
     const dirty = refusals(measurement(20, 0), ENTRY, { files: 3, violations: [{ path: 'src/a.ts', line: 4, column: 3, match: 'console.log(' }] as never, errors: [] });
     expect(dirty).toEqual([
-      'lifecycle/current-violations: cannot activate c-f-console: 1 violation(s) in 1 file(s) of the current tree (HEAD aaaaaaaa) > 0 allowed',
-      'lifecycle/current-violations: cannot activate c-f-console: existing violation at HEAD aaaaaaaa',
+      'lifecycle/current-violations: cannot activate f-console: 1 violation(s) in 1 file(s) of the current tree (HEAD aaaaaaaa) > 0 allowed',
+      'lifecycle/current-violations: cannot activate f-console: existing violation at HEAD aaaaaaaa',
     ]);
-    expect(activationRefusals(ENTRY, { kind: 'missing' }, null, DEFAULT_CONFIG, SHA)[0]!.message).toContain('run `findings constraint measure c-f-console`');
+    expect(activationRefusals(ENTRY, { kind: 'missing' }, null, DEFAULT_CONFIG, SHA)[0]!.message).toContain('run `findings constraint measure f-console`');
   });
   it('honours min_labelled_hits and min_precision from the config', () => {
     const config = { ...DEFAULT_CONFIG, minLabelledHits: 5, minPrecision: 0.8 };
@@ -90,20 +91,20 @@ describe('label, activate and retire from the command line', () => {
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     const sha8 = repo.git('rev-parse', 'HEAD').trim().slice(0, 8);
-    const r = await runFindings(['constraint', 'label', 'c-f-console', `${sha8}:src/a.ts:1`, 'nope:x:1', '--false-positive'], { cwd: repo.root });
+    const r = await runFindings(['constraint', 'label', 'f-console', `${sha8}:src/a.ts:1`, 'nope:x:1', '--false-positive'], { cwd: repo.root });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('no hit "nope:x:1"');
     expect(r.stdout).toContain('1 hit(s) labelled');
-    const viaStdin = await runFindings(['constraint', 'label', 'c-f-console', '-', '--true-positive'], { cwd: repo.root, stdin: `${sha8}:src/a.ts:1\n` });
+    const viaStdin = await runFindings(['constraint', 'label', 'f-console', '-', '--true-positive'], { cwd: repo.root, stdin: `${sha8}:src/a.ts:1\n` });
     expect(viaStdin.code).toBe(0);
     expect(viaStdin.stdout).toContain('1 true, 0 false');
-    expect((await runFindings(['constraint', 'label', 'c-f-console', 'x'], { cwd: repo.root })).code).toBe(2);
-    expect((await runFindings(['constraint', 'label', 'c-f-console', 'x', '--true-positive', '--false-positive'], { cwd: repo.root })).code).toBe(2);
+    expect((await runFindings(['constraint', 'label', 'f-console', 'x'], { cwd: repo.root })).code).toBe(2);
+    expect((await runFindings(['constraint', 'label', 'f-console', 'x', '--true-positive', '--false-positive'], { cwd: repo.root })).code).toBe(2);
     expect((await runFindings(['constraint'], { cwd: repo.root })).code).toBe(2);
-    const shadowRetire = await runFindings(['constraint', 'retire', 'c-f-console'], { cwd: repo.root });
+    const shadowRetire = await runFindings(['constraint', 'retire', 'f-console'], { cwd: repo.root });
     expect(shadowRetire.code).toBe(1);
     expect(shadowRetire.stdout).toContain('its status is "shadow"; only active constraints can be retired');
-    const few = await runFindings(['constraint', 'activate', 'c-f-console', '--json'], { cwd: repo.root });
+    const few = await runFindings(['constraint', 'activate', 'f-console', '--json'], { cwd: repo.root });
     expect(few.code).toBe(1);
     const rules = (JSON.parse(few.stdout) as { diagnostics: { ruleId: string }[] }).diagnostics.map((d) => d.ruleId);
     expect(rules).toEqual(['lifecycle/too-few-labels', 'lifecycle/current-violations', 'lifecycle/current-violations']);
@@ -111,7 +112,7 @@ describe('label, activate and retire from the command line', () => {
   it('exits 2 for an index that is not valid JSON', async () => {
     const repo = makeRepo({ '.agents/constraints/index.json': '{ nope' });
     repo.commitAll('one');
-    expect((await runFindings(['constraint', 'activate', 'c-x'], { cwd: repo.root })).code).toBe(2);
+    expect((await runFindings(['constraint', 'activate', 'x'], { cwd: repo.root })).code).toBe(2);
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(2);
   });
 });

@@ -21,8 +21,8 @@ interface MeasurementFile {
   samples: number;
 }
 
-const FILES = constraint('c-files', { status: 'shadow', globs: ['src/**/*.js'] });
-const ADDED = constraint('c-added', { status: 'shadow', globs: ['src/**/*.js'], scope: 'added-lines' });
+const FILES = constraint('files', { status: 'shadow', globs: ['src/**/*.js'] });
+const ADDED = constraint('added', { status: 'shadow', globs: ['src/**/*.js'], scope: 'added-lines' });
 const read = (repo: { read(p: string): string }, id: string): MeasurementFile => JSON.parse(repo.read(`.agents/constraints/measurements/${id}.json`)) as MeasurementFile;
 
 describe('distinct hits', () => {
@@ -32,7 +32,7 @@ describe('distinct hits', () => {
     repo.write('.agents/constraints/index.json', indexJson(FILES, ADDED));
     const r = await runFindings(['constraint', 'measure'], { cwd: repo.root });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const id of ['c-files', 'c-added']) {
+    for (const id of ['files', 'added']) {
       const m = read(repo, id);
       expect(m.version).toBe(2);
       expect(m.samples).toBe(41);
@@ -42,7 +42,7 @@ describe('distinct hits', () => {
       expect(fresh).toHaveLength(20);
       fresh.forEach((h, k) => expect({ commit: h.commit, line: h.line, seen: h.seen }).toEqual({ commit: shas[21 + k], line: k + 1, seen: 19 - k }));
     }
-    expect(r.stdout).toContain('c-files: 41 samples, 21 distinct hits');
+    expect(r.stdout).toContain('files: 41 samples, 21 distinct hits');
   });
 
   it('one more copy of a line is a new hit; a line removed and added again is a new hit; a moved line is not', async () => {
@@ -56,7 +56,7 @@ describe('distinct hits', () => {
     ]);
     repo.write('.agents/constraints/index.json', indexJson(FILES));
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
-    const hits = read(repo, 'c-files').hits.map((h) => [shas.indexOf(h.commit) + 1, h.line, h.seen]);
+    const hits = read(repo, 'files').hits.map((h) => [shas.indexOf(h.commit) + 1, h.line, h.seen]);
     // commit 1 line 1 (seen at 2 and 3, where it moved); commit 2's extra copy (gone at 3); commit 5 re-adds it
     expect(hits.sort()).toEqual([
       [1, 1, 2],
@@ -68,10 +68,10 @@ describe('distinct hits', () => {
   it('a must_contain violation (the file lacks the pattern) is one hit while it lasts', async () => {
     const repo = makeRepo();
     const shas = writeCommits(repo, [{ 'src/a.js': 'one\n' }, { 'src/a.js': 'two\n' }, { 'src/a.js': 'use strict\n' }, { 'src/a.js': 'three\n' }]);
-    const c = constraint('c-must', { status: 'shadow', globs: ['src/**/*.js'], detector: { kind: 'content_pattern', pattern: 'use strict', mode: 'must_contain' } as never });
+    const c = constraint('must', { status: 'shadow', globs: ['src/**/*.js'], detector: { kind: 'content_pattern', pattern: 'use strict', mode: 'must_contain' } as never });
     repo.write('.agents/constraints/index.json', indexJson(c));
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
-    expect(read(repo, 'c-must').hits.map((h) => [shas.indexOf(h.commit) + 1, h.line, h.seen])).toEqual([
+    expect(read(repo, 'must').hits.map((h) => [shas.indexOf(h.commit) + 1, h.line, h.seen])).toEqual([
       [1, 1, 1],
       [4, 1, 0],
     ]);
@@ -85,7 +85,7 @@ describe('distinct hits', () => {
     const v1hit = (c: number, path: string, line: number, label?: string) => ({ id: `${shas[c - 1]!.slice(0, 8)}:${path}:${line}`, commit: shas[c - 1], path, line, ...(label ? { label } : {}) });
     const v1 = {
       version: 1,
-      constraint_id: 'c-files',
+      constraint_id: 'files',
       measured_at_commit: shas[40],
       range: { since: null, commits: null },
       commits: 41,
@@ -95,14 +95,14 @@ describe('distinct hits', () => {
       hits: [v1hit(1, 'src/keep.js', 2), v1hit(10, 'src/keep.js', 11, 'true_positive'), v1hit(30, 'src/new.js', 3, 'false_positive')].sort((a, b) => (a.id < b.id ? -1 : 1)),
       errors: [],
     };
-    repo.write('.agents/constraints/measurements/c-files.json', `${JSON.stringify(v1, null, 2)}\n`);
+    repo.write('.agents/constraints/measurements/files.json', `${JSON.stringify(v1, null, 2)}\n`);
     // read as is: labels count before re-measuring
-    const e = await runFindings(['explain', 'c-files', '--format', 'json'], { cwd: repo.root });
+    const e = await runFindings(['explain', 'files', '--format', 'json'], { cwd: repo.root });
     expect(JSON.parse(e.stdout).constraint.measurement).toMatchObject({ labelled: 2, true_positives: 1 });
     const r = await runFindings(['constraint', 'measure', '--json'], { cwd: repo.root });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).diagnostics).toEqual([]);
-    const m = read(repo, 'c-files');
+    const m = read(repo, 'files');
     expect(m.version).toBe(2);
     expect(m.hits).toHaveLength(21);
     const labelled = m.hits.filter((h) => h.label !== undefined).map((h) => [shas.indexOf(h.commit) + 1, h.path, h.line, h.label] as const);

@@ -38,8 +38,8 @@ describe('recurrence to an active constraint and back', () => {
     await ok(repo, ['compile']);
     makeMechanical(repo, entry.id);
     await ok(repo, ['compile']);
-    const cid = `c-${entry.id}`;
-    const index = (): { status: string; enforcement_mode: string; evidence: { shadow_measurement?: Record<string, unknown> } } =>
+    const cid = entry.id;
+    const index = (): { status: string; enforcement_mode: string; evidence: Record<string, unknown> } =>
       (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string }[] }).constraints.find((c) => c.id === cid) as never;
     expect(index()).toMatchObject({ status: 'shadow', enforcement_mode: 'warn' });
     repo.commitAll('findings');
@@ -82,7 +82,7 @@ describe('recurrence to an active constraint and back', () => {
     expect(index()).toMatchObject({
       status: 'active',
       enforcement_mode: 'block',
-      evidence: { shadow_measurement: { samples: m.samples, hits: m.hits.length, labelled: 20, true_positives: 19, false_positives: 1, precision: 0.95, evidence_ref: mfile } },
+      evidence: { precision_evidence_ref: mfile, shadow_samples: 20, true_positives: 19, false_positives: 1 },
     });
     // a recompile keeps it active; activating again is refused
     await ok(repo, ['compile']);

@@ -37,12 +37,12 @@ afterAll(() => {
   if (reason === null) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
 });
 
-const C = constraint('c-eval', { status: 'shadow', globs: ['src/**/*.js'] });
-const hitsOf = (repo: TestRepo): Hit[] => (JSON.parse(repo.read('.agents/constraints/measurements/c-eval.json')) as { hits: Hit[] }).hits;
+const C = constraint('eval', { status: 'shadow', globs: ['src/**/*.js'] });
+const hitsOf = (repo: TestRepo): Hit[] => (JSON.parse(repo.read('.agents/constraints/measurements/eval.json')) as { hits: Hit[] }).hits;
 
 /** Starts the bin in a new tmux session; the shell prints EXIT=<code> when it ends. */
 function start(session: string, repo: TestRepo, args: string[]): void {
-  const quoted = [process.execPath, BIN, 'constraint', 'label', 'c-eval', '--interactive', '--root', repo.root, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const quoted = [process.execPath, BIN, 'constraint', 'label', 'eval', '--interactive', '--root', repo.root, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
   tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${quoted}; echo "EXIT=$?"; sleep 600`);
 }
 
@@ -109,14 +109,14 @@ describe.skipIf(reason !== null)('constraint label --interactive in a terminal',
     await waitFor('a', '2/21 labelled, precision 1.00');
     press('a', 'q');
     s = await waitFor('a', 'EXIT=0');
-    expect(s).toContain('c-eval: 41 samples, 21 distinct hits, 2 labelled (2 true, 0 false)');
+    expect(s).toContain('eval: 41 samples, 21 distinct hits, 2 labelled (2 true, 0 false)');
     expect(hitsOf(repo).filter((h) => h.label !== undefined).map((h) => h.id)).toEqual([hits[0]!.id, hits[2]!.id]);
   });
 
   it('loses nothing when the process is killed, and labels only the sample with --sample', async () => {
     const repo = await measured();
     start('b', repo, ['--sample', '--size', '3', '--seed', '1']);
-    const sample = await runFindings(['constraint', 'sample', 'c-eval', '--size', '3', '--seed', '1', '--format', 'json'], { cwd: repo.root });
+    const sample = await runFindings(['constraint', 'sample', 'eval', '--size', '3', '--seed', '1', '--format', 'json'], { cwd: repo.root });
     const ids = (JSON.parse(sample.stdout) as { hits: { id: string }[] }).hits.map((h) => h.id);
     await waitFor('b', `hit 1 of 3: ${ids[0]}`);
     press('b', 't');

@@ -8,7 +8,7 @@ import { LogRawParser, parseLogRaw, historyCommits, streamHistory, uniquePrefixL
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
 import { generateHistory, grepCounts, grepDistinct, type GeneratedCommit } from './history.js';
 
-const MEASUREMENT = '.agents/constraints/measurements/c-f-console.json';
+const MEASUREMENT = '.agents/constraints/measurements/f-console.json';
 
 interface Hit {
   id: string;
@@ -56,18 +56,18 @@ describe('findings constraint measure over a generated 500-commit history', () =
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
     for (const h of m.hits.slice(0, 20)) expect(h.id).toBe(`${h.commit.slice(0, 8)}:${h.path}:${h.line}`);
-    expect(r.stdout).toContain('c-f-console: ');
+    expect(r.stdout).toContain('f-console: ');
   });
 
   it('is deterministic and keeps labels when measuring again', async () => {
     const before = repo.read(MEASUREMENT);
     const m = JSON.parse(before) as MeasurementFile;
     const picked = m.hits.slice(0, 3).map((h) => h.id);
-    const l = await runFindings(['constraint', 'label', 'c-f-console', ...picked, '--true-positive'], { cwd: repo.root });
+    const l = await runFindings(['constraint', 'label', 'f-console', ...picked, '--true-positive'], { cwd: repo.root });
     expect(l.code).toBe(0);
     expect(l.stdout).toContain('3 hit(s) labelled');
     const labelled = repo.read(MEASUREMENT);
-    const again = await runFindings(['constraint', 'measure', 'c-f-console'], { cwd: repo.root });
+    const again = await runFindings(['constraint', 'measure', 'f-console'], { cwd: repo.root });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('(unchanged)');
     expect(repo.read(MEASUREMENT)).toBe(labelled);
@@ -109,7 +109,7 @@ describe('findings constraint measure over a generated 500-commit history', () =
 
   it('reports done/total, rate and ETA once the walk runs longer than the threshold', async () => {
     const lines: string[] = [];
-    const r = await measureConstraints(repo.root, { ids: ['c-f-console'], range: { commits: 200 }, onProgress: (l) => lines.push(l), progressAfterMs: 0 });
+    const r = await measureConstraints(repo.root, { ids: ['f-console'], range: { commits: 200 }, onProgress: (l) => lines.push(l), progressAfterMs: 0 });
     expect(r.commits).toBe(200);
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.at(-1)).toMatch(/^measuring: 200\/200 commits, \d+ commits\/s, ETA 0s$/);
@@ -117,10 +117,10 @@ describe('findings constraint measure over a generated 500-commit history', () =
   });
 
   it('refuses unknown and retired ids (exit 1) and bad options (exit 2)', async () => {
-    const unknown = await runFindings(['constraint', 'measure', 'c-nope'], { cwd: repo.root });
+    const unknown = await runFindings(['constraint', 'measure', 'nope'], { cwd: repo.root });
     expect(unknown.code).toBe(1);
-    expect(unknown.stdout).toContain('no constraint "c-nope" in the index (known: c-f-console, c-f-retired)');
-    const retired = await runFindings(['constraint', 'measure', 'c-f-retired'], { cwd: repo.root });
+    expect(unknown.stdout).toContain('no constraint "nope" in the index (known: f-console, f-retired)');
+    const retired = await runFindings(['constraint', 'measure', 'f-retired'], { cwd: repo.root });
     expect(retired.code).toBe(1);
     expect(retired.stdout).toContain('is retired');
     expect((await runFindings(['constraint', 'measure', '--since', 'HEAD~1', '--commits', '2'], { cwd: repo.root })).code).toBe(2);
@@ -135,7 +135,7 @@ describe('re-measuring with a narrower range keeps the labels (a labelled hit is
   let full: MeasurementFile;
   let labelled: string;
   const measure = async (...args: string[]): Promise<{ code: number; diagnostics: { ruleId: string; message: string }[]; labelled: number }> => {
-    const r = await runFindings(['constraint', 'measure', 'c-f-console', ...args, '--json'], { cwd: repo.root });
+    const r = await runFindings(['constraint', 'measure', 'f-console', ...args, '--json'], { cwd: repo.root });
     const out = JSON.parse(r.stdout) as { diagnostics: { ruleId: string; message: string }[]; measured: { summary: { labelled: number } }[] };
     return { code: r.code, diagnostics: out.diagnostics, labelled: out.measured[0]!.summary.labelled };
   };
@@ -153,9 +153,9 @@ describe('re-measuring with a narrower range keeps the labels (a labelled hit is
     const old = full.hits.filter((h) => !newest.has(h.commit)).slice(0, 10).map((h) => h.id);
     const recent = full.hits.filter((h) => newest.has(h.commit)).slice(0, 10).map((h) => h.id);
     expect([old.length, recent.length]).toEqual([10, 10]);
-    const tp = await runFindings(['constraint', 'label', 'c-f-console', ...old, ...recent.slice(0, 9), '--true-positive'], { cwd: repo.root });
+    const tp = await runFindings(['constraint', 'label', 'f-console', ...old, ...recent.slice(0, 9), '--true-positive'], { cwd: repo.root });
     expect(tp.code, tp.stdout).toBe(0);
-    const fp = await runFindings(['constraint', 'label', 'c-f-console', recent[9]!, '--false-positive'], { cwd: repo.root });
+    const fp = await runFindings(['constraint', 'label', 'f-console', recent[9]!, '--false-positive'], { cwd: repo.root });
     expect(fp.code, fp.stdout).toBe(0);
     labelled = repo.read(MEASUREMENT);
     expect(labels(JSON.parse(labelled) as MeasurementFile)).toHaveLength(20);
@@ -184,8 +184,8 @@ describe('re-measuring with a narrower range keeps the labels (a labelled hit is
   });
 
   it('drops the labels outside the range, with a warning, once the detector changed', async () => {
-    const index = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string; detector: { pattern: string } }[] };
-    index.constraints.find((c) => c.id === 'c-f-console')!.detector.pattern = 'console\\.log\\(\\s*';
+    const index = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { finding_id: string; detector: { pattern: string } }[] };
+    index.constraints.find((c) => c.finding_id === 'f-console')!.detector.pattern = 'console\\.log\\(\\s*';
     repo.write('.agents/constraints/index.json', `${JSON.stringify(index, null, 2)}\n`);
     const narrow = await measure('--commits', '20');
     expect(narrow.code).toBe(0);

@@ -40,7 +40,7 @@ describe('findings explain', () => {
     await ok(repo, ['recur']);
     await ok(repo, ['recur', '--promote', 'debug-console-log']);
     id = (JSON.parse(repo.read('.agents/findings/registry.jsonl')) as { id: string }).id;
-    cid = `c-${id}`;
+    cid = id;
     await ok(repo, ['compile']);
     makeMechanical(repo, id);
     await ok(repo, ['compile']);
@@ -114,8 +114,11 @@ describe('findings explain', () => {
   it('reaches the same chain from the finding id, the class key and a review finding id (8-character form)', async () => {
     const base = (await chainOf(cid)).chain;
     const strip = (c: Chain): unknown => ({ ...c, query: undefined, matched: undefined });
+    // The constraint id is the finding id (as upstream), so the id names the constraint first.
     const viaFinding = (await chainOf(id)).chain;
-    expect(viaFinding.matched).toBe('finding');
+    expect(viaFinding.matched).toBe('constraint');
+    const viaOldId = (await chainOf(`c-${id}`)).chain;
+    expect(strip(viaOldId)).toEqual(strip(base));
     expect(strip(viaFinding)).toEqual(strip(base));
     const viaClass = (await chainOf('debug-console-log')).chain;
     expect(viaClass.matched).toBe('candidate');

@@ -101,7 +101,7 @@ describe('findings pull (two repositories)', () => {
   it('a mechanical finding compiles to a shadow constraint in B, even when it is active in A', async () => {
     // Make A's constraint active (as if measured and activated there).
     const index = JSON.parse(a.read('.agents/constraints/index.json')) as ConstraintIndex;
-    const c = index.constraints.find((x) => x.id === 'c-f-a-002');
+    const c = index.constraints.find((x) => x.id === 'f-a-002');
     expect(c).toBeDefined();
     c!.status = 'active';
     c!.enforcement_mode = 'block';
@@ -111,7 +111,7 @@ describe('findings pull (two repositories)', () => {
     const compiled = await findings(b, 'compile');
     expect(compiled.code, compiled.stdout + compiled.stderr).toBe(0);
     const bIndex = JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex;
-    const pulled = bIndex.constraints.find((x) => x.id === 'c-f-a-002');
+    const pulled = bIndex.constraints.find((x) => x.id === 'f-a-002');
     expect(pulled).toMatchObject({ status: 'shadow', enforcement_mode: 'warn' });
   });
 
@@ -162,7 +162,7 @@ describe('findings pull (two repositories)', () => {
     expect((await findings(b, 'validate')).code).toBe(0);
     expect((await findings(b, 'compile')).code).toBe(0);
     const bIndex = JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex;
-    const c = bIndex.constraints.find((x) => x.id === 'c-f-a-002');
+    const c = bIndex.constraints.find((x) => x.id === 'f-a-002');
     expect(c === undefined || c.status === 'retired').toBe(true);
   });
 
@@ -198,7 +198,7 @@ describe('findings pull (two repositories)', () => {
     expect(b.read(ARTIFACT)).toContain('\ntier: pulled\n');
     const again = await findings(b, 'compile');
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    const c = (JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex).constraints.find((x) => x.id === 'c-f-a-002');
+    const c = (JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex).constraints.find((x) => x.id === 'f-a-002');
     expect(c).toMatchObject({ status: 'shadow', detector: { pattern: 'console\\.(log|debug)\\(' } });
     // A real local edit of the copy is still a takeover that later pulls leave alone.
     b.write(ARTIFACT, b.read(ARTIFACT).replace('## Summary', '## Summary (B notes)'));

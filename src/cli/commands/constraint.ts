@@ -10,6 +10,7 @@ import { formatRatio } from '../../lifecycle/activate.js';
 import type { MeasuredHit, Measurement, MeasurementSummary } from '../../lifecycle/measurement.js';
 import type { MeasurementRead } from '../../lifecycle/store.js';
 import { formatInterval } from '../../lifecycle/wilson.js';
+import { currentConstraintIds } from '../../constraints/legacy-ids.js';
 import type { CliIo } from '../io.js';
 import { readStdin } from '../io.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, subCommand, type CommonOptions } from '../options.js';
@@ -134,7 +135,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const tty = Boolean(io.stderr.isTTY);
     const { measureConstraints } = await import('../../lifecycle/measure.js');
     const r = await measureConstraints(root, {
-      ids,
+      ids: await currentConstraintIds(root, ids, (l) => io.stderr.write(`${l}\n`)),
       range: { since: opts.since, commits },
       ...(tty ? { onProgress: (m: string) => io.stderr.write(`\r\x1b[K${m}`) } : {}),
     });
@@ -171,7 +172,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     .option('--seed <n>', 'with --sample: the seed (default: derived from the measurement)');
   addRootOption(label);
   addFormatOptions(label, ['stylish', 'json']);
-  label.action(async (id: string, hitArgs: string[], opts: LabelOpts) => {
+  label.action(async (givenId: string, hitArgs: string[], opts: LabelOpts) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const flag = opts.truePositive || opts.falsePositive;
     const modes = [hitArgs.length > 0 || flag, opts.from !== undefined, Boolean(opts.interactive)].filter(Boolean).length;
@@ -179,6 +180,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if ((opts.sample || opts.size !== undefined || opts.seed !== undefined) && !opts.interactive) throw new UsageError('--sample, --size and --seed go with --interactive (for a file: findings constraint sample)');
     if (!opts.sample && (opts.size !== undefined || opts.seed !== undefined)) throw new UsageError('--size and --seed need --sample');
     const root = await resolveRoot(opts.root, io);
+    const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
     const { applyHitVerdicts, labelHits } = await import('../../lifecycle/label.js');
     if (opts.interactive) {
       const stdin = io.stdin as NodeJS.ReadStream;
@@ -252,9 +254,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     .option('--seed <n>', 'the seed (default: derived from the measurement, so the sample is stable until the next measure)');
   addRootOption(sample);
   addFormatOptions(sample, ['stylish', 'json']);
-  sample.action(async (id: string, opts: SampleOpts) => {
+  sample.action(async (givenId: string, opts: SampleOpts) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const root = await resolveRoot(opts.root, io);
+    const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
     const read = await loadMeasurement(root, id);
     if (read.kind !== 'ok') {
       const d = noMeasurement(id, read);
@@ -306,9 +309,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   const activate = subCommand(cmd, 'activate', 'Make a measured shadow constraint active + block (needs enough labelled hits, the precision, and a clean current tree).', io).argument('<id>', 'constraint id');
   addRootOption(activate);
   addFormatOptions(activate, ['stylish', 'json']);
-  activate.action(async (id: string, opts: CommonOptions) => {
+  activate.action(async (givenId: string, opts: CommonOptions) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const root = await resolveRoot(opts.root, io);
+    const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
     const { activateConstraint } = await import('../../lifecycle/activate.js');
     const r = await activateConstraint(root, id);
     exit = r.activated ? ExitCode.Ok : exitFor(r.diagnostics) === ExitCode.Usage ? ExitCode.Usage : ExitCode.Failed;
@@ -328,9 +332,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   const retire = subCommand(cmd, 'retire', 'Retire an active constraint (it stays in the index for history; the gate ignores it).', io).argument('<id>', 'constraint id');
   addRootOption(retire);
   addFormatOptions(retire, ['stylish', 'json']);
-  retire.action(async (id: string, opts: CommonOptions) => {
+  retire.action(async (givenId: string, opts: CommonOptions) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const root = await resolveRoot(opts.root, io);
+    const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
     const { retireConstraint } = await import('../../lifecycle/retire.js');
     const r = await retireConstraint(root, id);
     exit = exitFor(r.diagnostics);

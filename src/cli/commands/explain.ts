@@ -3,6 +3,7 @@
  * constraint back to the review that taught it. Exit 0 when the id is known, 1 when nothing has
  * that id (or a short review id is ambiguous), 2 on bad usage.
  */
+import { currentConstraintIds } from '../../constraints/legacy-ids.js';
 import { ExitCode } from '../../exit-codes.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { explain } from '../../reuse/explain/chain.js';
@@ -15,13 +16,14 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
   const cmd = baseCommand('explain', 'Trace a constraint, finding, registry entry, candidate class or review finding back through every link, with file and line.', io).argument(
     '<id>',
-    'constraint id (c-…), finding/registry id, candidate class key, or review finding id (8 characters, a longer prefix or the full id)',
+    'constraint id (the finding id; an old c-… id is accepted), finding/registry id, candidate class key, or review finding id (8 characters, a longer prefix or the full id)',
   );
   addRootOption(cmd);
   addFormatOptions(cmd, ['stylish', 'json']);
-  cmd.action(async (id: string, opts: CommonOptions) => {
+  cmd.action(async (givenId: string, opts: CommonOptions) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const root = await resolveRoot(opts.root, io);
+    const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
     const sources = await loadExplainSources(worktreeFiles(root));
     const chain = await explain(sources, id);
     const full = { ...chain, diagnostics: [...sources.diagnostics, ...chain.diagnostics] };
