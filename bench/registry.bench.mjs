@@ -1,4 +1,4 @@
-// Registry benchmark (issue 2): `findings validate` and `findings rank` on generated registries
+// Registry benchmark (docs/registry.md): `findings validate` and `findings rank` on generated registries
 // of 1,000 / 10,000 / 100,000 lines, each run as the real bin in a child process.
 // Targets on a 2-core machine: 100k validated < 3 s, peak RSS < 400 MB, ≤ 12× time per 10× lines.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Reuse benchmark (issue 7): `findings pull` of a source with 10,000 entries into a registry of
+// Reuse benchmark (docs/reuse.md): `findings pull` of a source with 10,000 entries into a registry of
 // 10,000 (2,000 of them local entries with the same dedup_key, which must win), run as the real
 // bin in a child process, both repositories real git repositories on disk.
 // Target on this 2-core machine: the first pull under 3 s. Also: a no-op re-pull of the same

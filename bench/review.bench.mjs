@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Review ledger benchmark (issue 5): folding 10,000 events and the pre-push gate over a
+// Review ledger benchmark (docs/review.md): folding 10,000 events and the pre-push gate over a
 // repository with 1,000 task ledgers, each budgeted at 200 ms. Runs against dist/.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Committed plain-JS launcher (pitfalls.md #2): tsc drops exec bits, and Node 20 cannot run .ts.
+// Committed plain-JS launcher (docs/stack-pitfalls.md#2): tsc drops exec bits, and Node 20 cannot run .ts.
 import module from 'node:module';
 import v8 from 'node:v8';
 

@@ -1,6 +1,6 @@
 /**
  * `compile(inputs) → { outputs, diagnostics }`: the whole compiler as one pure function
- * (style.md "Pure core"). Loading (compiler/load.ts) and writing (compiler/run.ts) are the
+ * (CONTRIBUTING.md#code-habits, "Pure core"). Loading (compiler/load.ts) and writing (compiler/run.ts) are the
  * edges; the pre-commit and pre-push hooks run the same function over staged or pushed content
  * (compiler/drift.ts).
  *

@@ -1,6 +1,6 @@
 /**
- * Index entries and their lifecycle (finding-compiler.md "The constraint index", "Lifecycle";
- * issue steps 3-4). The compiler never activates: a new entry is `shadow` + `warn`; an entry the
+ * Index entries and their lifecycle (docs/contracts/compiler.md#the-constraint-index, #lifecycle;
+ * docs/compiler.md#what-it-does, steps 3-4). The compiler never activates: a new entry is `shadow` + `warn`; an entry the
  * previous index holds `active` stays `active` + `block` (with its measurement) while it stays
  * qualified with the same detector and applicability; one retired by `findings constraint retire` stays retired,
  * one retired by compile (its finding was not active) comes back as shadow (see retiredByLifecycle).

@@ -2,7 +2,7 @@
  * The output edge: writes compiled files. Every file goes through the kernel's atomic writer
  * (src/fs/atomic.ts: temp file in its own folder, every byte written and counted, rename), so a
  * compile killed at any moment leaves each file either old or new, never half-written
- * (finding-compiler.md "Atomicity and locking"); the next compile rewrites whatever is still stale
+ * (docs/contracts/compiler.md#atomicity-and-locking); the next compile rewrites whatever is still stale
  * and sweeps temp files a killed run left behind.
  *
  * Markdown outputs skip the fsyncs (`durable: false`): a cold compile of the 10,000-finding

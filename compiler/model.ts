@@ -36,7 +36,7 @@ export function isArtifactPath(file: string): boolean {
   return file.startsWith(`${Layout.findingsDir}/`) && file.endsWith('.md') && !file.slice(Layout.findingsDir.length + 1).includes('/');
 }
 
-/** Folds target aliases (finding-compiler.md "Targets": `premortem` is accepted on input). */
+/** Folds target aliases (docs/contracts/compiler.md#targets: `premortem` is accepted on input). */
 export function normalizeTargets(targets: readonly string[]): Set<CompilerTarget> {
   const out = new Set<CompilerTarget>();
   for (const t of targets) {

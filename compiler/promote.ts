@@ -1,5 +1,5 @@
 /**
- * Promotion (finding-compiler.md "Promotion"; issue step 1): the canonical registry entry per
+ * Promotion (docs/contracts/compiler.md#promotion; docs/compiler.md#what-it-does, step 1): the canonical registry entry per
  * `dedup_key` becomes `.agents/findings/<id>.md` when it is active and has no artifact yet. An
  * existing artifact is the source of truth; only lifecycle changes (retired, superseded) flow
  * from the registry into it. Pure.

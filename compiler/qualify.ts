@@ -1,5 +1,5 @@
 /**
- * Replay qualification (finding-compiler.md "Replay qualification"; issue step 3). A mechanical
+ * Replay qualification (docs/contracts/compiler.md#replay-qualification; docs/compiler.md#what-it-does, step 3). A mechanical
  * finding enters the index only when its detector compiles and is safe, it has at least one
  * positive fixture and one negative control, every positive is flagged and no negative is.
  * "Flagged" is exactly what the gate reports: `violates()` of the shared matching engine, so a

@@ -1,5 +1,5 @@
 /**
- * The advisory outputs (finding-compiler.md "Targets"): `.agents/planning-rules/<id>.md` and
+ * The advisory outputs (docs/contracts/compiler.md#targets): `.agents/planning-rules/<id>.md` and
  * `.agents/pre-mortem-checks/<id>.md`, rendered from templates/, and which bytes each output
  * keeps when a file of the same meaning is already there (docs/compiler.md "Sharing `.agents/`
  * with the agentops tooling"). Pure.
@@ -29,7 +29,7 @@ function slots(finding: Finding): Record<string, string> {
     id: yamlValue(finding.id),
     finding_id: yamlValue(finding.id),
     source_artifact: yamlValue(finding.path),
-    // Only active findings are compiled (issue step 4), so the output is always active.
+    // Only active findings are compiled (docs/compiler.md#what-it-does, step 2), so the output is always active.
     status: yamlValue('active'),
     applicable_when: yamlValue(d.applicable_when),
     applicable_languages: yamlValue(d.applicable_languages),

@@ -1,6 +1,6 @@
 /**
  * Artifact rules for `findings validate`: front matter (hardened gray-matter, the fast path —
- * no unified on the pre-commit path, pitfalls.md #9), schema naming the field, id = file name,
+ * no unified on the pre-commit path, docs/stack-pitfalls.md#9), schema naming the field, id = file name,
  * duplicate ids and dedup keys across artifacts and the registry, and `superseded_by` targets.
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';

@@ -1,5 +1,5 @@
 /**
- * The hooks' only door into the compiler, imported lazily (pitfalls.md #9: the compiler pulls in
+ * The hooks' only door into the compiler, imported lazily (docs/stack-pitfalls.md#9: the compiler pulls in
  * unified/remark, ~170 ms) and only when finding sources are involved. hooks/ may call the
  * compiler, never the reverse (ARCHITECTURE.md "Layers").
  */
@@ -19,7 +19,7 @@ export interface DriftResult {
 /** The command that brings compiled outputs back in line with their sources. */
 export const FIX_COMMAND = 'npx findings-compile && git add .agents';
 
-/** `compiledDrift` from compiler/drift.ts (issue 3), loaded on demand. */
+/** `compiledDrift` from compiler/drift.ts (docs/compiler.md), loaded on demand. */
 export async function compiledDrift(files: RepoFiles): Promise<DriftResult> {
   const mod = await import('../compiler/drift.js');
   return mod.compiledDrift(files);

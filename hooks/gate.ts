@@ -1,6 +1,6 @@
 /**
  * The constraint gate: applies a constraint index to a set of files. Pure — files come in as
- * text, diagnostics go out as values (finding-compiler.md, "Gate semantics"):
+ * text, diagnostics go out as values (docs/contracts/compiler.md#gate-semantics):
  * shadow/warn hits and evaluation errors warn; active/block hits and evaluation errors block
  * (fail closed). Every constraint diagnostic ends with `findings explain <id>`.
  */

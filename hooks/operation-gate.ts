@@ -86,7 +86,7 @@ export async function judgeOperation(diagnostics: readonly Diagnostic[], j: Oper
           }
         }
       }
-    } else if (!d.ruleId.startsWith('compile/')) {
+    } else if (d.ruleId !== 'compiler/drift') {
       // Unchanged against HEAD, or identical to another parent's version: the problem came with it.
       const head = j.parents.find((pf) => pf.parent.name === 'HEAD')?.parent ?? null;
       from = staged === undefined ? head : (j.parents.find((pf) => pf.files.get(d.file) === staged)?.parent ?? null);

@@ -21,7 +21,7 @@ export function finish(diagnostics: readonly Diagnostic[], lines: readonly strin
   return { diagnostics: unique, lines: [...lines], blocked: hasErrors(unique) };
 }
 
-/** Errors become warnings (merge or rebase in progress: warn only, issue 4). Pure. */
+/** Errors become warnings (merge or rebase in progress: warn only, docs/hooks.md#findings-hook-pre-commit). Pure. */
 export function downgrade(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return diagnostics.map((d) => (d.severity === 'error' ? { ...d, severity: 'warning' } : d));
 }

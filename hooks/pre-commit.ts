@@ -1,5 +1,5 @@
 /**
- * `findings hook pre-commit` (issue 4), on staged content only and in this order:
+ * `findings hook pre-commit` (docs/hooks.md), on staged content only and in this order:
  *  1–2. staged registry, artifacts and constraint index: the `findings validate` rules on their
  *       staged versions (errors block);
  *  3.   the constraint gate over the staged files;
@@ -29,7 +29,7 @@ export function validationPaths(changed: readonly string[]): string[] {
   return [...new Set([...changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex), ...notes])].sort();
 }
 
-/** True for the inputs of compilation (finding-compiler.md "Promotion"): the findings folder and constraint fixtures. Pure. */
+/** True for the inputs of compilation (docs/contracts/compiler.md#promotion): the findings folder and constraint fixtures. Pure. */
 export function isFindingSource(p: string): boolean {
   // A `.gitkeep` (from `findings init`) is layout, not a source: there is nothing to compile yet.
   if (p.endsWith('/.gitkeep')) return false;
@@ -99,7 +99,7 @@ async function driftDiagnostics(index: RepoFiles, bypass: string): Promise<Diagn
     ...result.drift.map((d) =>
       diagnostic({
         file: d.path,
-        ruleId: 'compile/drift',
+        ruleId: 'compiler/drift',
         message:
           d.kind === 'missing'
             ? 'compiled output is missing from the index: compiling the staged sources writes it'

@@ -1,5 +1,5 @@
 /**
- * `findings hook pre-push [remote] [url]` (issue 4): git writes one line per pushed ref on
+ * `findings hook pre-push [remote] [url]` (docs/hooks.md): git writes one line per pushed ref on
  * standard input (`<local ref> <local sha> <remote ref> <remote sha>`, githooks(5)). For each:
  * deletions are skipped; the constraint gate runs over the files changed in the pushed range
  * (a new branch is compared with the remote's default branch, or failing that all its files are
@@ -139,7 +139,7 @@ async function driftAt(root: string, sha: string): Promise<Diagnostic[]> {
   return [
     ...result.diagnostics,
     ...result.drift.map((d) =>
-      diagnostic({ file: d.path, ruleId: 'compile/drift', message: `compiled output is ${d.kind} at the pushed commit ${sha.slice(0, 12)}`, notes }),
+      diagnostic({ file: d.path, ruleId: 'compiler/drift', message: `compiled output is ${d.kind} at the pushed commit ${sha.slice(0, 12)}`, notes }),
     ),
   ];
 }

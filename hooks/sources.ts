@@ -1,8 +1,8 @@
 /**
  * Which files the gate judges, and where their content (and the constraint index) comes from
- * (issue 4, "findings check"): the index for `--staged`, the to-ref for a range, the index's
+ * (docs/hooks.md#findings-check): the index for `--staged`, the to-ref for a range, the index's
  * files plus the working-tree constraint index for `--all`, a commit's tree for a new branch
- * pushed without a base. All blob content is read with one `git cat-file --batch` (pitfalls #5).
+ * pushed without a base. All blob content is read with one `git cat-file --batch` (docs/stack-pitfalls.md#5).
  */
 import { isUtf8 } from 'node:buffer';
 import { lstat, readFile, readlink } from 'node:fs/promises';

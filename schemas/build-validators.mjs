@@ -2,7 +2,7 @@
 // Precompiles every schemas/*.schema.json into a standalone ajv validator under
 // dist/validators/<name>.cjs, so commands (above all the pre-commit hook) neither import ajv
 // nor compile schemas at start-up (~80 ms). Standalone code uses require(), hence .cjs
-// (pitfalls.md #11). Each file records the hash of the schema it was built from; src/schema.ts
+// (docs/stack-pitfalls.md#11). Each file records the hash of the schema it was built from; src/schema.ts
 // falls back to compiling at run time when the hash does not match.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

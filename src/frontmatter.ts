@@ -1,9 +1,9 @@
 /**
- * Front matter of Markdown files, read safely (pitfalls.md #6; ARCHITECTURE.md "Front matter").
+ * Front matter of Markdown files, read safely (docs/stack-pitfalls.md#6; ARCHITECTURE.md "Front matter").
  *
  * Two readers share every rule here: the compiler's (unified + remark-frontmatter, in
  * compiler/markdown.ts) and this module's fast one (a hardened gray-matter), which
- * `findings validate` uses so the pre-commit path never loads unified (pitfalls.md #9).
+ * `findings validate` uses so the pre-commit path never loads unified (docs/stack-pitfalls.md#9).
  * Both give the same data or the same refusal (a test holds them to it).
  *
  * What "safe" means: YAML is parsed as YAML 1.2 core schema (dates stay strings, `0755` stays a

@@ -1,5 +1,5 @@
 /**
- * One long-lived `git cat-file --batch` process read on demand (pitfalls.md #5: one process, not
+ * One long-lived `git cat-file --batch` process read on demand (docs/stack-pitfalls.md#5: one process, not
  * one per object). Unlike `readObjects` (src/git.ts), which buffers the whole answer, this hands
  * out the objects asked for and holds nothing else, so a history walk reads its blobs a few
  * commits at a time in flat memory (docs/lifecycle.md, "Memory").

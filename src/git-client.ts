@@ -8,7 +8,7 @@ import { simpleGit, type SimpleGit } from 'simple-git';
 /**
  * A simple-git client for non-hot operations. Git's own environment (GIT_INDEX_FILE, GIT_DIR,
  * GIT_SSL_CAINFO, …) is passed through on purpose, exactly as runGit does: simple-git 4 would
- * otherwise strip or refuse every GIT_* variable (pitfalls.md #4).
+ * otherwise strip or refuse every GIT_* variable (docs/stack-pitfalls.md#4).
  */
 export function gitClient(baseDir: string): SimpleGit {
   // Ambient variables only: simple-git refuses some explicitly passed ones (EDITOR, …).

@@ -1,5 +1,5 @@
 /**
- * History walks for constraint measurement (finding-compiler.md, "Replay qualification": shadow
+ * History walks for constraint measurement (docs/contracts/compiler.md#replay-qualification: shadow
  * measurements are replayed over the repository's history). Builds on `git` from src/git.ts.
  *
  * One `git log --raw` process lists every commit of the range with the files it changed against

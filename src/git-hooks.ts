@@ -1,7 +1,7 @@
 /**
  * git helpers for the hooks area (ARCHITECTURE.md "git": area helpers build on runGit/git).
  * Everything here runs plain child_process through src/git.ts, so GIT_INDEX_FILE set by
- * `git commit -a` / `git commit <paths>` reaches every child (pitfalls.md #4).
+ * `git commit -a` / `git commit <paths>` reaches every child (docs/stack-pitfalls.md#4).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

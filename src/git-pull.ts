@@ -1,5 +1,5 @@
 /**
- * git for `findings pull` (issue 7): reads another repository's files without ever running
+ * git for `findings pull` (docs/reuse.md): reads another repository's files without ever running
  * anything from it. The source is fetched into a private temporary bare repository (never a
  * working tree, so no checkout, no hooks, no filters), then read with `ls-tree` / `cat-file`.
  *

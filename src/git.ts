@@ -1,7 +1,7 @@
 /**
  * The only module that runs git. Hot paths (hooks) use plain child_process so that git's own
  * environment — above all GIT_INDEX_FILE during `git commit -a` / `git commit <paths>` — reaches
- * every git process we start (pitfalls.md #4). simple-git, used for the rest, lives in
+ * every git process we start (docs/stack-pitfalls.md#4). simple-git, used for the rest, lives in
  * src/git-client.ts so that importing this module (every command does, for GitError) does not
  * load it: the hooks never need it (docs/hooks.md "Speed").
  */
@@ -190,7 +190,7 @@ export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<st
 }
 
 /**
- * Reads many objects with one `git cat-file --batch` process (pitfalls.md #5).
+ * Reads many objects with one `git cat-file --batch` process (docs/stack-pitfalls.md#5).
  * Keys are object names (shas or `<rev>:<path>` without newlines); missing objects map to null.
  */
 export async function readObjects(cwd: string, names: readonly string[]): Promise<Map<string, Buffer | null>> {

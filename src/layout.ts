@@ -1,4 +1,4 @@
-/** Every path of the `.agents/` layout, in one place (contracts: finding-registry.md, finding-compiler.md). */
+/** Every path of the `.agents/` layout, in one place (contracts: docs/contracts/registry.md, docs/contracts/compiler.md). */
 export const Layout = {
   agentsDir: '.agents',
   findingsDir: '.agents/findings',

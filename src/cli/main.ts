@@ -1,7 +1,7 @@
 /**
  * The command-line entry: the one place that reads argv and sets exit codes. Each subcommand
  * lives in its own module and is imported only when invoked, so `findings hook pre-commit`
- * never loads the compiler or the Markdown stack (pitfalls.md #9). The error classes of the
+ * never loads the compiler or the Markdown stack (docs/stack-pitfalls.md#9). The error classes of the
  * writing modules are imported only when reporting a failure, for the same reason.
  */
 import path from 'node:path';

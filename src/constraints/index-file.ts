@@ -18,17 +18,17 @@ export type IndexParse =
  */
 export function parseConstraintIndex(text: string, file: string = Layout.constraintIndex): IndexParse {
   const doc = parseJsonDocument(text);
-  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'index/invalid-json', message: doc.reason })] };
+  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'constraint-index/invalid-json', message: doc.reason })] };
   const value = doc.value;
   const problems = validate('constraint-index', value);
   if (problems.length > 0) {
-    return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'index/schema', message })) };
+    return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'constraint-index/schema', message })) };
   }
   const index = normaliseIndex(value as Record<string, unknown>);
   const seen = new Set<string>();
   const dups: Diagnostic[] = [];
   for (const c of index.constraints) {
-    if (seen.has(c.id)) dups.push(diagnostic({ file, line: 1, ruleId: 'index/duplicate-id', message: `constraint id "${c.id}" appears more than once` }));
+    if (seen.has(c.id)) dups.push(diagnostic({ file, line: 1, ruleId: 'constraint-index/duplicate-id', message: `constraint id "${c.id}" appears more than once` }));
     seen.add(c.id);
   }
   return dups.length > 0 ? { ok: false, diagnostics: dups } : { ok: true, index };
@@ -45,7 +45,7 @@ export function serializeConstraintIndex(index: ConstraintIndex): string {
 
 export const EMPTY_INDEX: ConstraintIndex = { schema_version: 1, constraints: [] };
 
-/** Enforcement that goes with a status (finding-compiler.md, "Lifecycle"). */
+/** Enforcement that goes with a status (docs/contracts/compiler.md#lifecycle). */
 export function enforcementFor(status: ConstraintEntry['status']): ConstraintEntry['enforcement_mode'] {
   return status === 'active' ? 'block' : status === 'shadow' ? 'warn' : 'off';
 }

@@ -1,5 +1,5 @@
 /**
- * `findings constraint activate <id>` (finding-compiler.md, "Lifecycle": activation accepts only
+ * `findings constraint activate <id>` (docs/contracts/compiler.md#lifecycle: activation accepts only
  * precision-backed shadows; "Replay qualification": at least 95% precision over cited shadow
  * measurements and zero existing violations). Every refusal names the condition and by how much.
  */

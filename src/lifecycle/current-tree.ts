@@ -1,6 +1,6 @@
 /**
  * Full mode over the current tree: every tracked file at HEAD that a constraint applies to
- * (finding-compiler.md, "Gate semantics": a full mode enumerates the repository). Activation
+ * (docs/contracts/compiler.md#gate-semantics: a full mode enumerates the repository). Activation
  * needs zero hits here ("Replay qualification": zero existing violations with the exact pattern).
  */
 import { readObjects, treeEntries } from '../git.js';

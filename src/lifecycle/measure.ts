@@ -1,7 +1,7 @@
 /**
  * `findings constraint measure`: replays constraints over the history of HEAD and records
- * samples and distinct hits in `.agents/constraints/measurements/<id>.json` (finding-compiler.md,
- * "Replay qualification": activation cites shadow measurements). One `git log` streams the
+ * samples and distinct hits in `.agents/constraints/measurements/<id>.json` (docs/contracts/compiler.md#replay-qualification:
+ * activation cites shadow measurements). One `git log` streams the
  * commits and their changed files, oldest first; one `git cat-file --batch` process reads the
  * blobs a few commits at a time. Neither the log nor the blobs are ever held whole, so memory
  * stays flat whatever the history length (docs/lifecycle.md, "Memory").

@@ -1,6 +1,6 @@
 /**
  * `.agents/constraints/measurements/<id>.json`: what replaying a shadow constraint over history
- * found, and the labels a person gave its hits (finding-compiler.md, "Replay qualification":
+ * found, and the labels a person gave its hits (docs/contracts/compiler.md#replay-qualification:
  * activation needs cited shadow measurements — samples, true and false positives, an evidence
  * reference). Pure: parse (a version 1 file is converted), serialize, merge labels, summarise.
  */

@@ -1,5 +1,5 @@
 /**
- * `findings constraint retire <id>` (finding-compiler.md, "Lifecycle": retirement accepts only
+ * `findings constraint retire <id>` (docs/contracts/compiler.md#lifecycle: retirement accepts only
  * active entries). The entry stays in the index for history as `retired` + `off`; the gate
  * ignores it and the compiler keeps it retired.
  */

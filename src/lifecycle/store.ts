@@ -1,7 +1,7 @@
 /**
  * File I/O of the lifecycle commands. Everything under `.agents/constraints/` is written with
  * temp file + rename under `.agents/constraints/compile.lock`, the compiler's own lock
- * (finding-compiler.md, "Atomicity and locking"), so a compile and an activation never interleave.
+ * (docs/contracts/compiler.md#atomicity-and-locking), so a compile and an activation never interleave.
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { readIfExists } from '../fs/atomic.js';

@@ -1,6 +1,6 @@
 /**
  * `findings ttl [--apply]`: automatic TTL retirement, which the registry contract leaves
- * deferred (finding-registry.md, "Retirement and Supersession": `ttl_days` is advisory in v1).
+ * deferred (docs/contracts/registry.md#retirement-and-supersession: `ttl_days` is advisory in v1).
  * An active finding expires when more than `ttl_days` days have passed since it was last cited
  * (or since its `date` when never cited). `ttl_days: 0` means "no expiry".
  */

@@ -2,7 +2,7 @@
  * Detector evaluation over whole-file text — the one matching engine shared by the compiler's
  * replay qualification, the commit gate and history measurement, so all three agree.
  *
- * Safety (pitfalls.md #7): patterns run on re2js, a linear-time engine, so no pattern can hang
+ * Safety (docs/stack-pitfalls.md#7): patterns run on re2js, a linear-time engine, so no pattern can hang
  * a commit — V8's backtracking engine cannot be interrupted, and patterns that safe-regex2
  * accepts still blow up there (`(a|aa)+$` with the `i` flag, `\w+x` on a long line). The price
  * is RE2 syntax: lookahead and backreferences are refused with a diagnostic (captureless

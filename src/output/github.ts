@@ -1,5 +1,5 @@
 /**
- * GitHub workflow commands (issue 4): `::error file=…,line=…,col=…,title=…::message`.
+ * GitHub workflow commands (docs/hooks.md): `::error file=…,line=…,col=…,title=…::message`.
  * Escaping follows GitHub's runner: data escapes `%`, CR and LF; properties also `:` and `,`.
  * GitHub shows only a limited number of annotations, so each severity is capped and a final
  * `::notice::` says how many were left out.

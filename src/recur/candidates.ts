@@ -1,5 +1,5 @@
 /**
- * Recurrence candidates (finding-compiler.md, "Recurrence (producer defects)"): findings grouped
+ * Recurrence candidates (docs/contracts/compiler.md#recurrence-producer-defects): findings grouped
  * by class and counted by distinct objective. One objective: an observation, nothing emitted.
  * Two or more: exactly one advisory candidate for the class, one evidence reference per
  * objective, recurrence_count = the number of objectives. Pure.

@@ -1,12 +1,12 @@
 /**
- * The defect class of a review finding (finding-compiler.md, "Recurrence": findings are grouped
+ * The defect class of a review finding (docs/contracts/compiler.md#recurrence-producer-defects: findings are grouped
  * by a defect class_key). Pure.
  *
  * Explicit: the finding's `class` slug. Derived (marked `derived: true`):
  *   `<scope>|<text-slug>`
  * - scope: the directory of the finding's file (`.` for a file at the root), or `-` without a file.
  *   Criterion ids are not used: `AC1` of one task and `AC1` of another name unrelated criteria.
- * - text-slug: the registry's pattern slug (finding-registry.md, "Canonical Normalization") of
+ * - text-slug: the registry's pattern slug (docs/contracts/registry.md#canonical-normalization) of
  *   the `expected` text — or of `actual` when `expected` is a fixed text that says nothing about
  *   the defect (legacy `--issue` strings and CEO rejections), so those do not all fall in one class.
  * A derived key always contains `|` and an explicit slug never does, so the two cannot collide.

@@ -1,6 +1,6 @@
 /**
- * The proposed registry entry of a candidate: a valid registry line (finding-registry.md,
- * "Required Fields") drafted from the findings' expected/actual/fix, for a person to edit before
+ * The proposed registry entry of a candidate: a valid registry line (docs/contracts/registry.md#required-fields)
+ * drafted from the findings' expected/actual/fix, for a person to edit before
  * `findings recur --promote`. Pure and deterministic: the same findings give the same entry.
  */
 import { createHash } from 'node:crypto';
@@ -9,7 +9,7 @@ import { normalizeDedupKey } from '../registry/normalize.js';
 import type { RegistryEntry, WorkShape } from '../types.js';
 import { defectText, directoryOf, FIXED_EXPECTED, type RecurFinding } from './classify.js';
 
-/** Review severities (revision-findings-ledger.md) to registry severity labels. */
+/** Review severities (docs/contracts/review-ledger.md#the-finding-shape) to registry severity labels. */
 const SEVERITY: Record<string, string> = { blocker: 'critical', major: 'significant', minor: 'minor', nit: 'minor' };
 const SEVERITY_RANK = ['blocker', 'major', 'minor', 'nit'];
 

@@ -2,7 +2,7 @@
  * `findings recur` I/O: read every review ledger and task file from the working tree, build the
  * candidates, write `.agents/findings/candidates.jsonl` only when its bytes change; `--promote`
  * hands a candidate's proposed entry to the registry writer (merge by dedup_key). A candidate
- * never blocks anything (finding-compiler.md, "Recurrence": always advisory).
+ * never blocks anything (docs/contracts/compiler.md#recurrence-producer-defects: always advisory).
  */
 import { compareStrings, diagnostic, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { readIfExists } from '../fs/atomic.js';

@@ -2,7 +2,7 @@
  * The in-memory registry document a writer mutates. Pure: no I/O.
  *
  * Why a line-slot model: the contract's writers "merge or append entries in memory"
- * (finding-registry.md, "Atomic Update Rule"), and issue 2 requires that lines the writer cannot
+ * (docs/contracts/registry.md#atomic-update-rule), and docs/registry.md#design requires that lines the writer cannot
  * parse are kept byte for byte where they stand. So the document keeps every physical line
  * (text + terminator) and only re-serializes lines that were replaced or appended.
  */

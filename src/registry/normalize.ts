@@ -1,4 +1,4 @@
-/** `dedup_key = <category>|<pattern-slug>|<primary-applicable-when>` (finding-registry.md, "Canonical Normalization"). */
+/** `dedup_key = <category>|<pattern-slug>|<primary-applicable-when>` (docs/contracts/registry.md#canonical-normalization). */
 
 /**
  * The pattern slug: lowercase, punctuation stripped, whitespace collapsed, tokens joined with `-`.

@@ -1,5 +1,5 @@
 /**
- * Reader ranking (finding-registry.md, "Reader Ranking Rules"; issue 2): active entries only,
+ * Reader ranking (docs/contracts/registry.md#reader-ranking-rules; docs/registry.md): active entries only,
  * severity first, then scope match (applicable_when overlap, language overlap, path overlap),
  * then literal keyword overlap with the goal text, then id — a total order. Pure.
  */
@@ -10,7 +10,7 @@ import { latestById } from './latest.js';
 /** The contract's default cap on the injected set. */
 export const DEFAULT_LIMIT = 5;
 
-/** Severity buckets, most severe first; aliases share a bucket (issue 2). Unknown → last. */
+/** Severity buckets, most severe first; aliases share a bucket (docs/registry.md). Unknown → last. */
 const SEVERITY_BUCKET: Readonly<Record<string, number>> = {
   critical: 0,
   blocker: 0,

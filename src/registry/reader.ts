@@ -1,6 +1,6 @@
 /**
  * The registry reader every command uses. Fail-open exactly as the contract says
- * (finding-registry.md, "Reader failure behavior"): missing or empty → no entries, silently;
+ * (docs/contracts/registry.md#reader-failure-behavior): missing or empty → no entries, silently;
  * a malformed line → a warning naming `registry.jsonl:<line>`, and the line is skipped;
  * unreadable → one warning.
  */

@@ -1,5 +1,5 @@
 /**
- * Registry rules for `findings validate`: the strict, commit-time check (issue 2). Unlike the
+ * Registry rules for `findings validate`: the strict, commit-time check (docs/registry.md). Unlike the
  * fail-open reader, everything that is not a valid line is an error here, including the leading
  * YAML block the agentops registry carries.
  *

@@ -2,7 +2,7 @@
  * The one registry writer (ARCHITECTURE.md, "Files in a user's repository"): `add`, `cite`,
  * `retire`, recurrence promotion, TTL retirement and `pull` all go through `updateRegistry`.
  *
- * Contract (finding-registry.md, "Atomic Update Rule"): read the current file, merge or append
+ * Contract (docs/contracts/registry.md#atomic-update-rule): read the current file, merge or append
  * in memory, write the full result to a temp file under `.agents/findings/`, rename over the live
  * file — under `.agents/findings/registry.lock`, removed on every exit path.
  */
@@ -118,7 +118,7 @@ async function readRegistryFile(file: string): Promise<Buffer | null> {
 }
 
 /**
- * Fills what the contract lets a writer fill (issue 2): `version: 1`, `dedup_key` from the
+ * Fills what the contract lets a writer fill (docs/registry.md): `version: 1`, `dedup_key` from the
  * normalization when absent, `hit_count: 0`, `last_cited: null`, `superseded_by: null`. Pure.
  */
 export function fillEntry(input: Record<string, unknown>): Record<string, unknown> {
@@ -145,7 +145,7 @@ function laterTimestamp(a: string | null, b: string | null): string | null {
 
 /**
  * Merges an incoming observation into the existing line with the same dedup_key
- * (finding-registry.md, "Write-Path Semantics"): keeps `id` and `date`; takes the newer non-empty
+ * (docs/contracts/registry.md#write-path-semantics): keeps `id` and `date`; takes the newer non-empty
  * `pattern`, `detection_question` and `checklist_item`; writes lifecycle fields (`status`,
  * `superseded_by`, `ttl_days`, `confidence`) explicitly from the incoming record. Citation
  * telemetry is never lost: `hit_count` is the larger and `last_cited` the later of the two. Pure.
@@ -342,7 +342,7 @@ function unknownId(id: string): Diagnostic {
 
 /**
  * `findings cite`: `hit_count + 1` and `last_cited = at` (ISO 8601 UTC) for each distinct id
- * (finding-registry.md, "Lifecycle notes"). An unknown id → error, nothing written.
+ * (docs/contracts/registry.md#lifecycle-notes). An unknown id → error, nothing written.
  */
 export async function citeEntries(root: string, ids: readonly string[], at: Date): Promise<{ diagnostics: Diagnostic[] }> {
   const stamp = isoSeconds(at);

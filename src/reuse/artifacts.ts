@@ -1,9 +1,9 @@
 /**
- * Which files a pull copies besides registry lines (issue 7): for each imported mechanical
+ * Which files a pull copies besides registry lines (docs/reuse.md): for each imported mechanical
  * finding, its promoted artifact `.agents/findings/<id>.md` (with `tier` set in the front matter)
  * and the fixture files its `compiler.evidence` names. Pure: takes the source's bytes, returns
  * the files to write and diagnostics. The compiler here then makes such findings shadow-only
- * constraints (finding-compiler.md, "Replay qualification": activation is per repository).
+ * constraints (docs/contracts/compiler.md#replay-qualification: activation is per repository).
  *
  * Only fixture refs that pass `relativePathProblem` and lie under `.agents/constraints/fixtures/`
  * are copied, and only regular files (a symlink could point anywhere).

@@ -1,6 +1,6 @@
 /**
  * Content digests that let a later pull tell "still as we wrote it" from "edited here"
- * (issue 7: a local edit survives a re-pull). Pure.
+ * (docs/reuse.md#design: a local edit survives a re-pull). Pure.
  */
 import { createHash } from 'node:crypto';
 import { findFence } from '../frontmatter.js';
@@ -13,7 +13,7 @@ const short = (data: string | Buffer): string => createHash('sha256').update(dat
 /**
  * Digest of a registry line's wording and lifecycle. Left out on purpose: `tier` (a takeover to
  * `local` is judged on its own) and the citation telemetry `hit_count` / `last_cited`
- * (finding-registry.md, "Lifecycle notes": `findings cite` here is not an edit of the finding).
+ * (docs/contracts/registry.md#lifecycle-notes: `findings cite` here is not an edit of the finding).
  */
 export function entryDigest(entry: RegistryEntry): string {
   const { tier: _tier, hit_count: _hits, last_cited: _cited, ...content } = entry;

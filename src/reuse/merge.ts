@@ -1,12 +1,11 @@
 /**
- * The merge policy of `findings pull` (issue 7), as a pure planning step over values: the
+ * The merge policy of `findings pull` (docs/reuse.md), as a pure planning step over values: the
  * command reads the registry and the source, asks this module what to change, then applies it
  * through the registry writer.
  *
  * Policy (docs/reuse.md, "Merge policy"):
  * - the source's `active` entries are imported with `tier` = pulled|seed, their `source`
- *   provenance as it was at the origin, merged by `dedup_key` (finding-registry.md,
- *   "Write-Path Semantics");
+ *   provenance as it was at the origin, merged by `dedup_key` (docs/contracts/registry.md#write-path-semantics);
  * - a local entry (tier `local`) always keeps its own wording and lifecycle;
  * - an entry this source imported earlier is updated by the next pull of the same source,
  *   unless it was edited here since (its content digest differs from the one recorded in
@@ -147,7 +146,7 @@ export function planPull(input: PlanInput): PullPlan {
       continue;
     }
     if (here.tier === 'local') {
-      // A local entry always keeps its own wording and lifecycle (issue 7).
+      // A local entry always keeps its own wording and lifecycle (docs/reuse.md).
       if (!sameKey) {
         diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/id-conflict', message: `id "${s.id}" is already used here by a local entry with another dedup_key ("${here.dedup_key}"); not imported` }));
       } else {

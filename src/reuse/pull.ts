@@ -1,5 +1,5 @@
 /**
- * `findings pull` composed (issue 7): fetch the source privately, read its registry, artifacts
+ * `findings pull` composed (docs/reuse.md): fetch the source privately, read its registry, artifacts
  * and fixtures with git plumbing, plan the merge (merge.ts, artifacts.ts), and write — files and
  * sources.json first, then the registry, all under `.agents/findings/registry.lock` through the
  * registry writer. Why that order: if the process dies in between, sources.json may claim an id
@@ -112,7 +112,7 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
     const sourceDiagnostics: Diagnostic[] = [];
     for (const p of parsed.problems) {
       if (p.kind === 'yaml-block') {
-        // The agentops registry opens with a YAML block (issue 2): report once, read the rest.
+        // The agentops registry opens with a YAML block (docs/registry.md): report once, read the rest.
         if (p.line === 1) sourceDiagnostics.push(diagnostic({ file: sourceFile, line: 1, severity: 'warning', ruleId: 'pull/source-yaml-block', message: p.reason }));
         continue;
       }

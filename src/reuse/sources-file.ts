@@ -1,6 +1,6 @@
 /**
  * `.agents/findings/sources.json` (docs/reuse.md, "sources.json"): one record per pulled source.
- * Sorted and stable, so pulling the same commit twice changes no byte (issue 7).
+ * Sorted and stable, so pulling the same commit twice changes no byte (docs/reuse.md).
  */
 import { parseJsonDocument } from '../jsonl.js';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  *
  * A file is written when it is absent, or when it is still exactly what the previous pull of
  * the same source wrote (digest in sources.json); a file that differs — edited here, or never
- * ours — is kept (issue 7: a local edit survives a re-pull). No path may leave the root, not
+ * ours — is kept (docs/reuse.md#design: a local edit survives a re-pull). No path may leave the root, not
  * even through a symlinked folder that does not exist yet at the target.
  */
 import { lstatSync } from 'node:fs';

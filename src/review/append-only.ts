@@ -1,6 +1,6 @@
 /**
- * The ledger is append-only (revision-findings-ledger.md: "Nothing here is a snapshot that a
- * later round can overwrite"). Status is folded from the lines, so deleting a `filed` line — or
+ * The ledger is append-only (docs/contracts/review-ledger.md#append-only: no round overwrites an earlier one).
+ * Status is folded from the lines, so deleting a `filed` line — or
  * emptying the file — would silently close findings and open the push gate. This check compares
  * two versions of the repository: every line a ledger had before must still be there after.
  */

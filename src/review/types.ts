@@ -1,5 +1,5 @@
 /**
- * Shapes of the review ledger (contract: revision-findings-ledger.md). schemas/review-event.schema.json
+ * Shapes of the review ledger (contract: docs/contracts/review-ledger.md). schemas/review-event.schema.json
  * is the source of truth; these mirror it.
  */
 

@@ -113,7 +113,7 @@ export const RULES: readonly RuleInfo[] = [
     summary: 'An active constraint no longer qualifies (its detector or fixtures changed).',
     anchor: 'compiler-active-unqualified',
   },
-  { id: 'compiler/applies-to', severity: 'warning', summary: "A finding's compiler.applies_to is invalid.", anchor: 'compiler-applies-to' },
+  { id: 'compiler/applies-to', severity: 'error', summary: "A finding's compiler.applies_to is invalid, or one of its globs can never match.", anchor: 'compiler-applies-to' },
   {
     id: 'compiler/detector',
     severity: 'warning',
@@ -253,9 +253,16 @@ export const RULES: readonly RuleInfo[] = [
   {
     id: 'constraint-index/id',
     severity: 'error',
-    summary: 'A constraint id is not `c-<finding id>` for its finding.',
+    summary: 'A constraint id is not its finding id.',
     anchor: 'constraint-index-id',
     aliases: ['index/id'],
+  },
+  {
+    id: 'constraint-index/path-globs',
+    severity: 'error',
+    summary: 'A path glob can never match (empty, or starting or ending with `/`), or an active entry has no path_globs.',
+    anchor: 'constraint-index-path-globs',
+    aliases: ['index/path-globs'],
   },
   {
     id: 'constraint-index/invalid-json',

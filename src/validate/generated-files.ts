@@ -14,11 +14,11 @@ export async function validateCandidateTargets(targets: readonly ValidateTarget[
   const out: Diagnostic[] = [];
   for (const t of targets) {
     const { lines, problems } = parseCandidateLines(t.text);
-    for (const p of problems) out.push(diagnostic({ file: t.file, line: p.line, ruleId: 'candidates/invalid', message: p.reason }));
+    for (const p of problems) out.push(diagnostic({ file: t.file, line: p.line, ruleId: 'recur/invalid-candidate', message: p.reason }));
     const seen = new Map<string, number>();
     for (const { line, candidate } of lines) {
       const first = seen.get(candidate.class_key);
-      if (first !== undefined) out.push(diagnostic({ file: t.file, line, ruleId: 'candidates/duplicate-class', message: `class_key "${candidate.class_key}" already has a candidate on line ${first}; run \`findings recur\` to regenerate the file` }));
+      if (first !== undefined) out.push(diagnostic({ file: t.file, line, ruleId: 'recur/duplicate-class', message: `class_key "${candidate.class_key}" already has a candidate on line ${first}; run \`findings recur\` to regenerate the file` }));
       else seen.set(candidate.class_key, line);
     }
   }

@@ -176,6 +176,6 @@ describe('findings validate on artifacts and the index', () => {
     const ids = list.map((d) => d.ruleId);
     expect(ids).toContain('artifact/id-mismatch');
     expect(ids).toContain('artifact/superseded-by');
-    expect(ids).toContain('index/enforcement');
+    expect(ids).toContain('constraint-index/enforcement');
   });
 });

@@ -19,7 +19,7 @@ describe('findings check', () => {
     repo.git('add', '.agents/constraints/index.json');
     const bad = await runFindings(['check'], { cwd: repo.root });
     expect(bad.code).toBe(2);
-    expect(bad.stdout).toContain('index/invalid-json');
+    expect(bad.stdout).toContain('constraint-index/invalid-json');
     repo.write('.agents/constraints/index.json', '{"version":1,"constraints":[{"id":"x"}]}');
     repo.git('add', '.agents/constraints/index.json');
     const schema = await runFindings(['check'], { cwd: repo.root });
@@ -143,7 +143,7 @@ describe('findings init and doctor', () => {
     repo.git('add', '.agents');
     const r = commit(repo, []);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain('compile/drift');
+    expect(r.stdout).toContain('compiler/drift');
     expect(r.stdout).toContain('npx findings-compile && git add .agents');
     // Following the advice makes the commit go through.
     const compiled = await spawnFindings([], { cwd: repo.root, bin: path.join(PACKAGE_ROOT, 'bin/findings-compile.js'), env: hookEnv() });

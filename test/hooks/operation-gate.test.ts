@@ -38,9 +38,9 @@ describe('judgeOperation', () => {
 
   it('a non-constraint problem is inherited only when the staged file equals a parent version; drift always blocks', async () => {
     const reg = diagnostic({ file: 'a.js', line: 2, ruleId: 'registry/duplicate-dedup-key', message: 'dup' });
-    const drift = diagnostic({ file: 'a.js', ruleId: 'compile/drift', message: 'stale' });
+    const drift = diagnostic({ file: 'a.js', ruleId: 'compiler/drift', message: 'stale' });
     expect((await judgeOperation([reg, drift], judgment('same\n', 'other\n', 'same\n'))).map((d) => [d.ruleId, d.severity])).toEqual([
-      ['compile/drift', 'error'],
+      ['compiler/drift', 'error'],
       ['registry/duplicate-dedup-key', 'warning'],
     ]);
     expect((await judgeOperation([reg], judgment('merged\n', 'one\n', 'two\n')))[0]!.severity).toBe('error');

@@ -1,4 +1,4 @@
-/** Commits through the installed husky hook in real temp repositories, asserting git's exit status (issue 4, quality bar). */
+/** Commits through the installed husky hook in real temp repositories, asserting git's exit status (docs/hooks.md). */
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

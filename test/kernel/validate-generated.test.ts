@@ -31,8 +31,8 @@ describe('findings validate on generated files and settings', () => {
     const r = await runFindings(['validate', '--json'], { cwd: repo.root });
     expect(r.code).toBe(1);
     const found = (JSON.parse(r.stdout) as { file: string; line: number; ruleId: string; severity: string }[]).map((d) => [d.file, d.line, d.ruleId.split('/')[0], d.severity]);
-    expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 1, 'candidates', 'error']);
-    expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 2, 'candidates', 'error']);
+    expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 1, 'recur', 'error']);
+    expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 2, 'recur', 'error']);
     expect(found.some(([f, , , s]) => f === '.agents/constraints/measurements/x.json' && s === 'error')).toBe(true);
     expect(found.some(([f, , , s]) => f === '.agents/findings/sources.json' && s === 'error')).toBe(true);
     expect(found).toContainEqual(['.agents/config.json', 1, 'config', 'warning']);
@@ -46,7 +46,7 @@ describe('findings validate on generated files and settings', () => {
     expect(recur.code).toBe(2);
     repo.write('.agents/findings/candidates.jsonl', `${candidate}\n${candidate}\n`);
     const r = await runFindings(['validate', '--json', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
-    expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'candidates/duplicate-class')).toEqual([expect.objectContaining({ line: 2 })]);
+    expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'recur/duplicate-class')).toEqual([expect.objectContaining({ line: 2 })]);
   });
 });
 

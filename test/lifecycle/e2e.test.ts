@@ -1,5 +1,5 @@
 /**
- * The whole loop in one real repository (issue 6, "Quality bar"): review findings → candidate →
+ * The whole loop in one real repository (docs/lifecycle.md): review findings → candidate →
  * registry → compiled shadow constraint → measured over a generated 500-commit history →
  * labelled → activation refused below 95% and accepted at 95% → blocks a commit → retired.
  */

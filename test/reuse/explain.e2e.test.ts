@@ -1,4 +1,4 @@
-/** `findings explain` on a real repository: a constraint born from review findings in two tasks (issue 7, "Quality bar"). */
+/** `findings explain` on a real repository: a constraint born from review findings in two tasks (docs/reuse.md). */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, makeMechanical as makeMechanicalWith } from '../helpers/findings.js';

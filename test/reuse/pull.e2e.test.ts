@@ -1,4 +1,4 @@
-/** `findings pull` end to end with two real repositories on disk (issue 7, "Quality bar"). */
+/** `findings pull` end to end with two real repositories on disk (docs/reuse.md). */
 import { mkdirSync, readFileSync, existsSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';

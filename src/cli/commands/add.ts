@@ -1,4 +1,4 @@
-/** `findings add [--file F | -]`: add or merge registry entries by dedup_key (issue 2). */
+/** `findings add [--file F | -]`: add or merge registry entries by dedup_key (docs/registry.md). */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics.js';

@@ -1,4 +1,4 @@
-/** `findings cite <id>…`: hit_count + 1 and last_cited = now for each id (issue 2). */
+/** `findings cite <id>…`: hit_count + 1 and last_cited = now for each id (docs/registry.md). */
 import { hasErrors } from '../../diagnostics.js';
 import { now, isoSeconds } from '../../clock.js';
 import { ExitCode } from '../../exit-codes.js';

@@ -31,7 +31,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, ['stylish', 'json', 'markdown']);
     if (out.format === 'markdown' && !opts.check) throw new UsageError('--format markdown goes with --check (a report of what is not current)');
     const root = await resolveRoot(opts.root, io);
-    // The compiler (and unified) load only when this command runs (pitfalls.md #9).
+    // The compiler (and unified) load only when this command runs (docs/stack-pitfalls.md#9).
     const { runCompile } = await import('../../../compiler/run.js');
     const check = Boolean(opts.check);
     const result = await runCompile(root, { check });

@@ -1,6 +1,6 @@
 /**
  * `findings constraint measure|label|sample|baseline|activate|retire` — the constraint lifecycle
- * (finding-compiler.md, "Lifecycle" and "Replay qualification"; docs/lifecycle.md).
+ * (docs/contracts/compiler.md#lifecycle and #replay-qualification; docs/lifecycle.md).
  * Exit codes: 0 done; 1 refused (a condition failed, an unknown id or hit); 2 bad usage or an
  * index / measurement that cannot be read.
  */

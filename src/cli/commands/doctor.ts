@@ -1,4 +1,4 @@
-/** `findings doctor`: report what is missing or wrong in the set-up (issue 4); exit 1 when something is. */
+/** `findings doctor`: report what is missing or wrong in the set-up (docs/hooks.md); exit 1 when something is. */
 import { hasErrors } from '../../diagnostics.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CliIo } from '../io.js';

@@ -1,5 +1,5 @@
 /**
- * `findings explain <id> [--format stylish|json]` (issue 7; docs/reuse.md): the chain from a
+ * `findings explain <id> [--format stylish|json]` (docs/reuse.md): the chain from a
  * constraint back to the review that taught it. Exit 0 when the id is known, 1 when nothing has
  * that id (or a short review id is ambiguous), 2 on bad usage.
  */

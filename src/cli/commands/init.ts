@@ -1,4 +1,4 @@
-/** `findings init`: husky hook files, `.gitattributes` lines and the `.agents/` layout (issue 4). */
+/** `findings init`: husky hook files, `.gitattributes` lines and the `.agents/` layout (docs/hooks.md). */
 import { ExitCode } from '../../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { addRootOption, baseCommand, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';

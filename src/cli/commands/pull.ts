@@ -1,4 +1,4 @@
-/** `findings pull <source> [--ref R] [--tier pulled|seed] [--check]` (issue 7; docs/reuse.md). */
+/** `findings pull <source> [--ref R] [--tier pulled|seed] [--check]` (docs/reuse.md). */
 import { Option } from 'commander';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { checkSources, pullSource, type PullResult, type SourceCheck } from '../../reuse/pull.js';

@@ -1,4 +1,4 @@
-/** `findings rank`: the active findings that matter most for a piece of work (issue 2). */
+/** `findings rank`: the active findings that matter most for a piece of work (docs/registry.md). */
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { formatStylish } from '../../output/stylish.js';
 import { readRegistry } from '../../registry/reader.js';

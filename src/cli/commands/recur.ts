@@ -1,6 +1,6 @@
 /**
  * `findings recur [--json] [--promote <class_key>]`: recurring review findings become advisory
- * registry candidates (finding-compiler.md, "Recurrence (producer defects)"; docs/lifecycle.md).
+ * registry candidates (docs/contracts/compiler.md#recurrence-producer-defects; docs/lifecycle.md).
  * Exit codes: 0 done (candidates never fail anything); 1 `--promote` named no candidate or the
  * registry writer refused the entry; 2 bad usage.
  */

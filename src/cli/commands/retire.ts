@@ -1,4 +1,4 @@
-/** `findings retire <id> [--superseded-by <id>]`: status retired, or superseded by an existing entry (issue 2). */
+/** `findings retire <id> [--superseded-by <id>]`: status retired, or superseded by an existing entry (docs/registry.md). */
 import { hasErrors } from '../../diagnostics.js';
 import { ExitCode } from '../../exit-codes.js';
 import { retireEntries } from '../../registry/writer.js';

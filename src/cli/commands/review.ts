@@ -1,5 +1,5 @@
 /**
- * `findings review …`: the review ledger (contract: revision-findings-ledger.md). This module only
+ * `findings review …`: the review ledger (contract: docs/contracts/review-ledger.md). This module only
  * wires argv to the pure planners in src/review/ and prints; every write goes through
  * src/review/store.ts (per-task lock, one append, note regenerated).
  */

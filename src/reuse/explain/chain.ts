@@ -1,5 +1,5 @@
 /**
- * `findings explain <id>`: resolves an id to the chain that applies (issue 7) — constraint →
+ * `findings explain <id>`: resolves an id to the chain that applies (docs/reuse.md) — constraint →
  * promoted artifact → registry line → the candidate that proposed it → the review findings and
  * tasks whose recurrence produced it, and for pulled findings the source and commit. Every link
  * carries `file` and `line`: where that link is recorded. Deterministic: every list has a total
@@ -241,7 +241,7 @@ function candidateLink(c: CandidateLine): CandidateLink {
   };
 }
 
-/** A candidate proposed this entry when its proposed dedup_key (or id) is the entry's (issue 6). */
+/** A candidate proposed this entry when its proposed dedup_key (or id) is the entry's (docs/lifecycle.md). */
 function candidateFor(candidates: readonly CandidateLine[], dedupKey: string | null, id: string): CandidateLine | undefined {
   return candidates.find((c) => (dedupKey !== null && c.proposed_entry.dedup_key === dedupKey) || c.proposed_entry.id === id);
 }
