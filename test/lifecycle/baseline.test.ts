@@ -17,15 +17,15 @@ describe('baseline file', () => {
   });
 
   it('counts per path and hash, sorted by path then hash, whatever the input order', () => {
-    const a = buildBaseline('c-x', [hit('b.js', 'eval(1)'), hit('a.js', 'eval(2)'), hit('b.js', 'eval(1)')]);
-    const b = buildBaseline('c-x', [hit('b.js', 'eval(1)'), hit('b.js', 'eval(1)'), hit('a.js', 'eval(2)')]);
+    const a = buildBaseline('x', [hit('b.js', 'eval(1)'), hit('a.js', 'eval(2)'), hit('b.js', 'eval(1)')]);
+    const b = buildBaseline('x', [hit('b.js', 'eval(1)'), hit('b.js', 'eval(1)'), hit('a.js', 'eval(2)')]);
     expect(serializeBaseline(a)).toBe(serializeBaseline(b));
     expect(a.violations).toEqual([
       { path: 'a.js', line_hash: lineHash('eval(2)'), count: 1 },
       { path: 'b.js', line_hash: lineHash('eval(1)'), count: 2 },
     ]);
     expect(serializeBaseline(a)).toBe(
-      `{\n  "version": 1,\n  "constraint_id": "c-x",\n  "violations": [\n    {\n      "path": "a.js",\n      "line_hash": "${lineHash('eval(2)')}",\n      "count": 1\n    },\n    {\n      "path": "b.js",\n      "line_hash": "${lineHash('eval(1)')}",\n      "count": 2\n    }\n  ]\n}\n`,
+      `{\n  "version": 1,\n  "constraint_id": "x",\n  "violations": [\n    {\n      "path": "a.js",\n      "line_hash": "${lineHash('eval(2)')}",\n      "count": 1\n    },\n    {\n      "path": "b.js",\n      "line_hash": "${lineHash('eval(1)')}",\n      "count": 2\n    }\n  ]\n}\n`,
     );
     const parsed = parseBaseline(serializeBaseline(a), 'f.json');
     expect(parsed.ok && parsed.baseline).toEqual(a);
@@ -51,14 +51,14 @@ describe('baseline file', () => {
     ['the same line in another file', [hit('b.js', 'eval(1)')], 0, 1],
     ['a changed line', [hit('a.js', 'eval(2)')], 0, 1],
   ])('matchBaseline: %s', (_name, hits, baselined, fresh) => {
-    const b = buildBaseline('c-x', [hit('a.js', 'eval(1)')]);
+    const b = buildBaseline('x', [hit('a.js', 'eval(1)')]);
     const r = matchBaseline(b, hits);
     expect([r.baselined.length, r.fresh.length]).toEqual([baselined, fresh]);
   });
 
   it('prune keeps each entry only as far as it still occurs and never adds one', () => {
-    const old = buildBaseline('c-x', [hit('a.js', 'eval(1)'), hit('a.js', 'eval(1)'), hit('b.js', 'eval(2)')]);
-    const now = buildBaseline('c-x', [hit('a.js', 'eval(1)'), hit('c.js', 'eval(3)')]);
+    const old = buildBaseline('x', [hit('a.js', 'eval(1)'), hit('a.js', 'eval(1)'), hit('b.js', 'eval(2)')]);
+    const now = buildBaseline('x', [hit('a.js', 'eval(1)'), hit('c.js', 'eval(3)')]);
     const r = pruneBaseline(old, now);
     expect(r.dropped).toBe(2);
     expect(r.baseline.violations).toEqual([{ path: 'a.js', line_hash: lineHash('eval(1)'), count: 1 }]);
@@ -75,10 +75,10 @@ describe('baseline file', () => {
   });
 
   it('applyBaselines marks the first copies of a recorded line and leaves the rest counting', () => {
-    const d = (line: number) => diagnostic({ file: 'a.js', line, column: 1, ruleId: 'constraint/c-x', message: 'm' });
+    const d = (line: number) => diagnostic({ file: 'a.js', line, column: 1, ruleId: 'constraint/x', message: 'm' });
     const text = 'eval(1)\nok\neval(1)\neval(2)\n';
-    const b = buildBaseline('c-x', [hit('a.js', 'eval(1)')]);
-    const out = applyBaselines([d(1), d(3), d(4)], new Map([['a.js', text]]), new Map([['c-x', { file: 'b.json', baseline: b }]]));
+    const b = buildBaseline('x', [hit('a.js', 'eval(1)')]);
+    const out = applyBaselines([d(1), d(3), d(4)], new Map([['a.js', text]]), new Map([['x', { file: 'b.json', baseline: b }]]));
     expect(out.map((x) => x.suppressed?.kind ?? null)).toEqual(['baseline', null, null]);
     expect(hasErrors(out.slice(0, 1))).toBe(false);
   });
@@ -87,34 +87,34 @@ describe('baseline file', () => {
 const BAD = 'const a = 1;\nexport const y = eval("1");\n';
 
 async function baselinedRepo() {
-  const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('c-x')), 'a.js': BAD, 'b.js': 'eval(2);\neval(2);\n' });
+  const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('x')), 'a.js': BAD, 'b.js': 'eval(2);\neval(2);\n' });
   repo.commitAll('init');
-  const r = await runFindings(['constraint', 'baseline', 'c-x'], { cwd: repo.root });
+  const r = await runFindings(['constraint', 'baseline', 'x'], { cwd: repo.root });
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain('c-x: 3 violation(s) in 2 file(s) baselined → .agents/constraints/baselines/c-x.json (created)');
+  expect(r.stdout).toContain('x: 3 violation(s) in 2 file(s) baselined → .agents/constraints/baselines/x.json (created)');
   return repo;
 }
 
 describe('findings constraint baseline and the gate', () => {
   it('records the violations at HEAD deterministically; check --all then passes, with baselined: true in json', async () => {
     const repo = await baselinedRepo();
-    const text = repo.read('.agents/constraints/baselines/c-x.json');
+    const text = repo.read('.agents/constraints/baselines/x.json');
     expect(JSON.parse(text)).toEqual({
       version: 1,
-      constraint_id: 'c-x',
+      constraint_id: 'x',
       violations: [
         { path: 'a.js', line_hash: lineHash('export const y = eval("1");'), count: 1 },
         { path: 'b.js', line_hash: lineHash('eval(2);'), count: 2 },
       ],
     });
-    expect((await runFindings(['constraint', 'baseline', 'c-x'], { cwd: repo.root })).stdout).toContain('(unchanged)');
+    expect((await runFindings(['constraint', 'baseline', 'x'], { cwd: repo.root })).stdout).toContain('(unchanged)');
     const json = await runFindings(['check', '--all', '--format', 'json'], { cwd: repo.root });
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(parsed).toHaveLength(3);
-    expect(parsed[0]).toMatchObject({ file: 'a.js', line: 2, suppressed: true, baselined: true, reason: 'in the baseline .agents/constraints/baselines/c-x.json' });
+    expect(parsed[0]).toMatchObject({ file: 'a.js', line: 2, suppressed: true, baselined: true, reason: 'in the baseline .agents/constraints/baselines/x.json' });
     const sarif = JSON.parse((await runFindings(['check', '--all', '--format', 'sarif'], { cwd: repo.root })).stdout) as { runs: { results: { suppressions?: unknown }[] }[] };
-    expect(sarif.runs[0]!.results[0]!.suppressions).toEqual([{ kind: 'external', justification: 'in the baseline .agents/constraints/baselines/c-x.json' }]);
+    expect(sarif.runs[0]!.results[0]!.suppressions).toEqual([{ kind: 'external', justification: 'in the baseline .agents/constraints/baselines/x.json' }]);
     const stylish = await runFindings(['check', '--all'], { cwd: repo.root });
     expect(stylish.code).toBe(0);
     expect(stylish.stdout).toContain('3 hits not counted (3 in a baseline)');
@@ -144,20 +144,20 @@ describe('findings constraint baseline and the gate', () => {
     repo.write('b.js', 'eval(2);\n');
     repo.write('c.js', 'eval(3);\n');
     repo.commitAll('fix one, add one');
-    const r = await runFindings(['constraint', 'baseline', 'c-x', '--prune', '--json'], { cwd: repo.root });
+    const r = await runFindings(['constraint', 'baseline', 'x', '--prune', '--json'], { cwd: repo.root });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'c-x', state: 'updated', violations: 2, files: 2, dropped: 1 });
-    const b = JSON.parse(repo.read('.agents/constraints/baselines/c-x.json')) as { violations: { path: string; count: number }[] };
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'x', state: 'updated', violations: 2, files: 2, dropped: 1 });
+    const b = JSON.parse(repo.read('.agents/constraints/baselines/x.json')) as { violations: { path: string; count: number }[] };
     expect(b.violations.map((e) => `${e.path}:${e.count}`)).toEqual(['a.js:1', 'b.js:1']);
-    const none = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('c-x')) });
+    const none = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('x')) });
     none.commitAll('init');
-    expect((await runFindings(['constraint', 'baseline', 'c-x', '--prune'], { cwd: none.root })).code).toBe(1);
+    expect((await runFindings(['constraint', 'baseline', 'x', '--prune'], { cwd: none.root })).code).toBe(1);
     expect((await runFindings(['constraint', 'baseline', 'c-nope'], { cwd: none.root })).code).toBe(1);
   });
 
   it('an unreadable baseline is a warning and every hit counts (fail closed)', async () => {
     const repo = await baselinedRepo();
-    repo.write('.agents/constraints/baselines/c-x.json', '{ nope');
+    repo.write('.agents/constraints/baselines/x.json', '{ nope');
     const r = await runFindings(['check', '--all'], { cwd: repo.root });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('lifecycle/baseline-invalid');
@@ -173,15 +173,15 @@ describe('the baseline is read from the source of the index', () => {
     repo.git('commit', '-q', '-m', 'touch a.js without the baseline');
     const without = await runFindings(['check', '--from-ref', base, '--to-ref', 'HEAD'], { cwd: repo.root });
     expect(without.code).toBe(1);
-    repo.git('add', '.agents/constraints/baselines/c-x.json');
+    repo.git('add', '.agents/constraints/baselines/x.json');
     repo.git('commit', '-q', '-m', 'baseline');
     expect((await runFindings(['check', '--from-ref', base, '--to-ref', 'HEAD'], { cwd: repo.root })).code).toBe(0);
     // Staged mode: a baseline edited in the working tree only does not count.
-    repo.write('.agents/constraints/baselines/c-x.json', serializeBaseline(buildBaseline('c-x', [hit('a.js', 'eval(9)')])));
+    repo.write('.agents/constraints/baselines/x.json', serializeBaseline(buildBaseline('x', [hit('a.js', 'eval(9)')])));
     repo.write('a.js', `// again\n${BAD}`);
     repo.git('add', 'a.js');
     expect((await runFindings(['check', '--staged'], { cwd: repo.root })).code).toBe(0);
-    repo.git('add', '.agents/constraints/baselines/c-x.json');
+    repo.git('add', '.agents/constraints/baselines/x.json');
     expect((await runFindings(['check', '--staged'], { cwd: repo.root })).code).toBe(1);
   });
 });
@@ -193,14 +193,14 @@ describe('activate counts only violations not in the baseline', () => {
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     const sha8 = repo.git('rev-parse', 'HEAD').trim().slice(0, 8);
-    expect((await runFindings(['constraint', 'label', 'c-f-console', `${sha8}:src/a.ts:1`, '--true-positive'], { cwd: repo.root })).code).toBe(0);
-    const refused = await runFindings(['constraint', 'activate', 'c-f-console', '--json'], { cwd: repo.root });
+    expect((await runFindings(['constraint', 'label', 'f-console', `${sha8}:src/a.ts:1`, '--true-positive'], { cwd: repo.root })).code).toBe(0);
+    const refused = await runFindings(['constraint', 'activate', 'f-console', '--json'], { cwd: repo.root });
     expect(refused.code).toBe(1);
     expect((JSON.parse(refused.stdout) as { diagnostics: { ruleId: string }[] }).diagnostics.map((d) => d.ruleId)).toContain('lifecycle/current-violations');
 
-    expect((await runFindings(['constraint', 'baseline', 'c-f-console'], { cwd: repo.root })).code).toBe(0);
-    const ok = await runFindings(['constraint', 'activate', 'c-f-console'], { cwd: repo.root });
-    expect(ok.stdout).toContain('c-f-console: active + block');
+    expect((await runFindings(['constraint', 'baseline', 'f-console'], { cwd: repo.root })).code).toBe(0);
+    const ok = await runFindings(['constraint', 'activate', 'f-console'], { cwd: repo.root });
+    expect(ok.stdout).toContain('f-console: active + block');
     expect(ok.code).toBe(0);
   });
 
@@ -208,11 +208,11 @@ describe('activate counts only violations not in the baseline', () => {
     const repo = makeRepo({ 'src/a.ts': 'console.log(1);\n', '.agents/config.json': '{"activation": {"min_labelled_hits": 1}}\n' });
     repo.commitAll('one');
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
-    expect((await runFindings(['constraint', 'baseline', 'c-f-console'], { cwd: repo.root })).code).toBe(0);
+    expect((await runFindings(['constraint', 'baseline', 'f-console'], { cwd: repo.root })).code).toBe(0);
     repo.write('src/b.ts', 'console.log(2);\n');
     repo.commitAll('two');
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
-    const r = await runFindings(['constraint', 'activate', 'c-f-console'], { cwd: repo.root });
+    const r = await runFindings(['constraint', 'activate', 'f-console'], { cwd: repo.root });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/1 violation\(s\) in 1 file\(s\) of the current tree \(HEAD [0-9a-f]{8}\) not in its baseline \(1 baselined\) > 0 allowed/);
     expect(r.stdout).toContain('src/b.ts:1:1');
@@ -222,12 +222,12 @@ describe('activate counts only violations not in the baseline', () => {
 describe('a real commit through the installed hook', () => {
   it('a staged baseline lets a baselined violation commit; one more copy of the line is refused', async () => {
     const repo = await hookedRepo({ 'a.js': BAD });
-    stageIndex(repo, constraint('c-x'));
+    stageIndex(repo, constraint('x'));
     // The index and the violation are committed first (the hook would refuse it without a baseline).
     expect(commit(repo, ['--no-verify']).code).toBe(0);
-    expect((await runFindings(['constraint', 'baseline', 'c-x'], { cwd: repo.root })).code).toBe(0);
+    expect((await runFindings(['constraint', 'baseline', 'x'], { cwd: repo.root })).code).toBe(0);
     repo.write('a.js', `// touched\n${BAD}`);
-    repo.git('add', 'a.js', '.agents/constraints/baselines/c-x.json');
+    repo.git('add', 'a.js', '.agents/constraints/baselines/x.json');
     const ok = commit(repo, []);
     expect(ok.stdout).toContain('1 hit not counted (1 in a baseline)');
     expect(ok.code).toBe(0);
@@ -242,9 +242,9 @@ describe('a real commit through the installed hook', () => {
 describe('findings explain shows the baseline', () => {
   it('counts the baselined violations and names the file', async () => {
     const repo = await baselinedRepo();
-    const r = await runFindings(['explain', 'c-x'], { cwd: repo.root });
-    expect(r.stdout).toContain('baseline: 3 violation(s) in 2 file(s)  .agents/constraints/baselines/c-x.json');
-    const json = JSON.parse((await runFindings(['explain', 'c-x', '--json'], { cwd: repo.root })).stdout) as { constraint: { baseline: unknown } };
-    expect(json.constraint.baseline).toEqual({ file: '.agents/constraints/baselines/c-x.json', violations: 3, files: 2 });
+    const r = await runFindings(['explain', 'x'], { cwd: repo.root });
+    expect(r.stdout).toContain('baseline: 3 violation(s) in 2 file(s)  .agents/constraints/baselines/x.json');
+    const json = JSON.parse((await runFindings(['explain', 'x', '--json'], { cwd: repo.root })).stdout) as { constraint: { baseline: unknown } };
+    expect(json.constraint.baseline).toEqual({ file: '.agents/constraints/baselines/x.json', violations: 3, files: 2 });
   });
 });

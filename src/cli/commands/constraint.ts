@@ -17,7 +17,7 @@ import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolv
 
 /** Unreadable inputs (bad JSON, schema) are exit 2; refusals are exit 1. */
 function exitFor(diagnostics: readonly Diagnostic[]): ExitCode {
-  if (diagnostics.some((d) => d.severity === 'error' && /^(index|measurement)\//.test(d.ruleId))) return ExitCode.Usage;
+  if (diagnostics.some((d) => d.severity === 'error' && /^(constraint-index|measurement)\//.test(d.ruleId))) return ExitCode.Usage;
   return hasErrors(diagnostics) ? ExitCode.Failed : ExitCode.Ok;
 }
 
@@ -289,9 +289,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     .option('--prune', 'drop the recorded violations that no longer occur (records nothing new)');
   addRootOption(baseline);
   addFormatOptions(baseline, ['stylish', 'json']);
-  baseline.action(async (id: string, opts: CommonOptions & { prune?: boolean }) => {
+  baseline.action(async (givenId: string, opts: CommonOptions & { prune?: boolean }) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const root = await resolveRoot(opts.root, io);
+    const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
     const { recordBaseline } = await import('../../lifecycle/baseline.js');
     const r = await recordBaseline(root, id, { prune: opts.prune === true });
     exit = exitFor(r.diagnostics);
