@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { compareStrings } from '../diagnostics.js';
 import type { MeasuredHit, Measurement } from './measurement.js';
+import { prng } from '../prng.js';
 
 export const DEFAULT_SAMPLE_SIZE = 20;
 
@@ -14,17 +15,6 @@ export function defaultSeed(m: Measurement): number {
   return createHash('sha256').update(`${m.constraint_id}\u0000${m.measured_at_commit}`).digest().readUInt32BE(0);
 }
 
-/** mulberry32: small, fast, and the same on every platform. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Sample {
   readonly seed: number;

@@ -3,15 +3,9 @@
  * FINDINGS_TEST_SEED (or the older CRASH_SEED), else from the clock, and is always printed, so a
  * failing run is replayed with `FINDINGS_TEST_SEED=<seed> npx vitest run <file>`.
  */
+import { prng } from '../../src/prng.js';
 
-/** A tiny deterministic PRNG (LCG) in [0, 1). */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+export { prng };
 
 /** The seed for this run, printed with the test's name; and a PRNG over it. */
 export function seededRandom(name: string, env: NodeJS.ProcessEnv = process.env): { seed: number; random: () => number } {

@@ -4,6 +4,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { TestRepo } from '../helpers/repo.js';
+import { prng } from '../../src/prng.js';
+export { prng };
 
 export interface GeneratedCommit {
   readonly mark: number;
@@ -11,17 +13,6 @@ export interface GeneratedCommit {
   readonly changed: readonly string[];
 }
 
-/** A tiny deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface HistoryOptions {
   readonly commits: number;
