@@ -4,30 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compiledDrift } from '../../compiler/drift.js';
 import { indexFiles } from '../../src/repo-files.js';
-import { REG } from './entries.js';
+import { compileJson, EVAL, indexIds, mechanical, REG, withFixtures } from './entries.js';
 import { makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
-
-
-function mechanical(id: string, detector: string, pos = `.agents/constraints/fixtures/${id}/bad.txt`, neg = `.agents/constraints/fixtures/${id}/good.txt`, extra = ''): string {
-  return [
-    '---', `id: "${id}"`, 'type: "finding"', 'date: "2026-01-02"', 'source_skill: "k"', 'source_artifact: "a.md"', `title: "T ${id}"`, 'summary: "S"', 'pattern: "P"',
-    'detection_question: "Q?"', 'checklist_item: "C."', 'severity: "significant"', 'detectability: "mechanical"', 'status: "active"',
-    'compiler_targets: ["plan", "constraint"]', 'scope_tags: ["test-gap"]', `dedup_key: "k|${id}|test-gap"`, 'applicable_when: ["test-gap"]', 'applicable_languages: []',
-    extra, 'compiler:', '  detector:', detector, '  evidence:', `    positive_refs: ["${pos}"]`, `    negative_control_refs: ["${neg}"]`, '---', '', 'Body.', '',
-  ].filter((l) => l !== '').join('\n');
-}
-
-function withFixtures(repo: TestRepo, id: string, bad = 'eval(1)\n', good = 'ok\n'): void {
-  repo.write(`.agents/constraints/fixtures/${id}/bad.txt`, bad);
-  repo.write(`.agents/constraints/fixtures/${id}/good.txt`, good);
-}
-
-const EVAL = '    kind: "regex"\n    pattern: "eval\\\\("';
-const compileJson = async (repo: TestRepo, ...args: string[]) => {
-  const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
-  return { code: r.code, ...(JSON.parse(r.stdout) as { diagnostics: { ruleId: string; severity: string; message: string; file: string }[]; changes: { path: string; action: string }[] }) };
-};
-const indexIds = (repo: TestRepo): string[] => (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string }[] }).constraints.map((c) => c.id);
 
 describe('findings compile', () => {
   it('--check lists missing files and exits 1; compile creates them; --check then exits 0', async () => {
