@@ -174,17 +174,8 @@ export async function fastImport(dir, produce) {
   await done;
 }
 
-/** A deterministic PRNG (mulberry32): generated repositories are the same for the same key. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The project's own PRNG (mulberry32): generated repositories are the same for the same key.
+export { prng } from '../../dist/src/prng.js';
 
 /** One constraint index entry with a regex detector (the shape src/types.ts ConstraintEntry reads). */
 export function constraintEntry(i, pattern, { status = 'active', globs = ['src/**/*.js'] } = {}) {

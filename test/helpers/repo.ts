@@ -1,6 +1,6 @@
 /** Real throwaway git repositories in temp folders, and ways to run the CLI against them. */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, cpSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, cpSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -171,4 +171,15 @@ export function spawnFindings(args: string[], options: RunOptions & { bin?: stri
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** A bare remote `origin` and a real pre-push hook calling the bin; returns the remote's path. */
+export function withPrePushRemote(r: TestRepo): string {
+  const remote = tempDir('findings-remote-');
+  r.git('init', '-q', '--bare', remote);
+  r.git('remote', 'add', 'origin', remote);
+  const hook = path.join(r.root, '.git/hooks/pre-push');
+  writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
+  chmodSync(hook, 0o755);
+  return remote;
 }

@@ -4,10 +4,9 @@
  * gate's settings and roles are read at the remote side of the range; the registry, artifacts
  * and ledgers of the pushed range are validated.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, makeRepo, runFindings, tempDir, type TestRepo } from '../helpers/repo.js';
+import { FIXTURES, makeRepo, runFindings, withPrePushRemote, type TestRepo } from '../helpers/repo.js';
 import { fixture } from './setup.js';
 
 const LEDGER = '.agents/reviews/T-1.jsonl';
@@ -19,12 +18,7 @@ function pushRepo(): TestRepo {
   const r = makeRepo({ 'app.py': 'print(1)\n' });
   r.copy('review/repo');
   r.commitAll('init');
-  const remote = tempDir('findings-remote-');
-  r.git('init', '-q', '--bare', remote);
-  r.git('remote', 'add', 'origin', remote);
-  const hook = path.join(r.root, '.git/hooks/pre-push');
-  writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
-  chmodSync(hook, 0o755);
+  withPrePushRemote(r);
   expect(push(r, ['origin', 'main']).code).toBe(0);
   return r;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reviewPushGate, taskFromBranch } from '../../src/review/gate.js';
@@ -6,7 +6,7 @@ import { readLedger } from '../../src/review/ledger.js';
 import { commitFiles } from '../../src/repo-files.js';
 import { validateRepository } from '../../src/validate/index.js';
 import { worktreeFiles } from '../../src/repo-files.js';
-import { BIN, FIXTURES, makeRepo, PACKAGE_ROOT, runFindings, spawnFindings, tempDir, type TestRepo } from '../helpers/repo.js';
+import { FIXTURES, makeRepo, PACKAGE_ROOT, runFindings, spawnFindings, withPrePushRemote, type TestRepo } from '../helpers/repo.js';
 
 const LEDGER = '.agents/reviews/T-1.jsonl';
 const NOW = '2026-03-04T05:06:07Z';
@@ -19,16 +19,6 @@ function repo(): TestRepo {
 }
 const run = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}) => runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env } });
 const idsOf = (stdout: string): string[] => [...stdout.matchAll(/\[F-([0-9a-f]{8})\]/g)].map((m) => m[1]!);
-/** A bare remote `origin` and a real pre-push hook calling the bin; returns the remote's path. */
-function withPrePushRemote(r: TestRepo): string {
-  const remote = tempDir('findings-remote-');
-  r.git('init', '-q', '--bare', remote);
-  r.git('remote', 'add', 'origin', remote);
-  const hook = path.join(r.root, '.git/hooks/pre-push');
-  writeFileSync(hook, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" hook pre-push "$@"\n`);
-  chmodSync(hook, 0o755);
-  return remote;
-}
 const gate = (r: TestRepo, localRef = 'refs/heads/feature/T-1') => reviewPushGate({ root: r.root, commit: r.git('rev-parse', 'HEAD').trim(), localRef });
 
 describe('taskFromBranch', () => {
