@@ -5,17 +5,11 @@
  * is migrated on read), and every glob can match a file (docs/hooks.md "Globs").
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
-import { enforcementFor, parseConstraintIndex } from '../src/constraints/index-file.js';
+import { enforcementFor, indexEntryLine, parseConstraintIndex } from '../src/constraints/index-file.js';
 import { constraintIdFor } from '../src/types.js';
 import { appliesToProblem } from '../src/match/applies.js';
 import type { ValidateContext, ValidateTarget } from '../src/validate/types.js';
-import { jsonKeyLine } from '../src/text-position.js';
 
-/** The 1-based line where `"id": "<id>"` is written (or its earlier `c-<id>` spelling), or 1. */
-const entryLine = (text: string, id: string): number => {
-  const line = jsonKeyLine(text, 'id', id);
-  return line !== 1 || text.includes(`"id": ${JSON.stringify(id)}`) ? line : jsonKeyLine(text, 'id', `c-${id}`);
-};
 
 export async function validateIndexTargets(targets: readonly ValidateTarget[], ctx: ValidateContext): Promise<Diagnostic[]> {
   void ctx;
@@ -27,7 +21,7 @@ export async function validateIndexTargets(targets: readonly ValidateTarget[], c
       continue;
     }
     for (const c of parsed.index.constraints) {
-      const line = entryLine(t.text, c.id);
+      const line = indexEntryLine(t.text, c.id);
       if (c.enforcement_mode !== enforcementFor(c.status)) {
         out.push(diagnostic({ file: t.file, line, ruleId: 'constraint-index/enforcement', message: `constraint "${c.id}" is ${c.status} but enforcement_mode is "${c.enforcement_mode}" (expected "${enforcementFor(c.status)}")` }));
       }

@@ -8,7 +8,7 @@ import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics
 import { compileAppliesTo } from '../src/match/applies.js';
 import { BoundedEvaluator } from '../src/match/bounded.js';
 import { buildPrefilter, compileDetector, type Matcher } from '../src/match/detector.js';
-import { enforcementFor } from '../src/constraints/index-file.js';
+import { enforcementFor, indexEntryLine } from '../src/constraints/index-file.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 
 /** One file to judge: its path, its text, and (for change-scoped checks) the lines the change adds. */
@@ -78,15 +78,6 @@ export function constraintNotes(c: ConstraintEntry, bypass: string | null): stri
   }
   notes.push(`findings explain ${c.id}`);
   return notes;
-}
-
-/** 1-based line of an entry's `"id": "<id>"` in the index text (1 when not found). */
-function entryLine(indexText: string, id: string): number {
-  const at = indexText.indexOf(`"id": ${JSON.stringify(id)}`);
-  if (at === -1) return 1;
-  let line = 1;
-  for (let i = indexText.indexOf('\n'); i !== -1 && i < at; i = indexText.indexOf('\n', i + 1)) line += 1;
-  return line;
 }
 
 interface Prepared {
@@ -177,13 +168,13 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
       diagnostic({ file, line, severity, ruleId: constraintRuleId(c.id), message: `constraint "${c.id}" (${c.title}) could not be evaluated: ${why}`, notes });
     if (p.test === null) {
       // The glob itself is broken: we cannot tell which files it covers, so it fails closed whenever anything is checked.
-      if (files.length > 0) out.push(evaluationError(options.indexFile, entryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
+      if (files.length > 0) out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
       continue;
     }
     const mine = covered(p);
     if (mine.length === 0) continue;
     if (p.matcher === null) {
-      out.push(evaluationError(options.indexFile, entryLine(options.indexText, c.id), p.problem ?? 'bad detector'));
+      out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad detector'));
       continue;
     }
     for (const f of mine) {

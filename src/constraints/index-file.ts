@@ -4,6 +4,7 @@ import { stableStringify } from '../json-stable.js';
 import { parseJsonDocument } from '../jsonl.js';
 import { Layout } from '../layout.js';
 import { validate } from '../schema.js';
+import { jsonKeyLine } from '../text-position.js';
 import { CONSTRAINT_KEY_ORDER, type ConstraintEntry, type ConstraintIndex } from '../types.js';
 import { normaliseIndex, writtenEntry } from './shape.js';
 
@@ -48,4 +49,10 @@ export const EMPTY_INDEX: ConstraintIndex = { schema_version: 1, constraints: []
 /** Enforcement that goes with a status (docs/contracts/compiler.md#lifecycle). */
 export function enforcementFor(status: ConstraintEntry['status']): ConstraintEntry['enforcement_mode'] {
   return status === 'active' ? 'block' : status === 'shadow' ? 'warn' : 'off';
+}
+
+/** The 1-based line of an entry's `"id": "<id>"` in index text (or of its earlier `c-<id>` spelling), else 1. Pure. */
+export function indexEntryLine(text: string, id: string): number {
+  if (text.includes(`"id": ${JSON.stringify(id)}`)) return jsonKeyLine(text, 'id', id);
+  return jsonKeyLine(text, 'id', `c-${id}`);
 }
