@@ -98,7 +98,15 @@ export function compile(inputs: CompileInputs): CompileResult {
       if (entry.status !== 'active') continue;
       const idProblem = idFileNameProblem(entry.id);
       if (idProblem !== null) {
-        diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'compiler/unsafe-id', message: `id "${entry.id}" cannot be promoted: it ${idProblem} to become a file name` }));
+        diagnostics.push(
+          diagnostic({
+            file: Layout.registry,
+            line,
+            severity: 'warning',
+            ruleId: 'compiler/unsafe-id',
+            message: `id "${entry.id}" cannot be promoted: it ${idProblem} to become a file name`,
+          }),
+        );
         continue;
       }
       const path = artifactPath(entry.id);
@@ -106,7 +114,15 @@ export function compile(inputs: CompileInputs): CompileResult {
       const size = Buffer.byteLength(text);
       if (size > MAX_FRONT_MATTER_FILE_BYTES) {
         // Every later compile and validate would refuse the file (artifact/too-large).
-        diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'compiler/too-large', message: `"${entry.id}" is not promoted: its artifact would be ${size} bytes, over the ${MAX_FRONT_MATTER_FILE_BYTES}-byte artifact cap; shorten the registry line's text fields` }));
+        diagnostics.push(
+          diagnostic({
+            file: Layout.registry,
+            line,
+            severity: 'warning',
+            ruleId: 'compiler/too-large',
+            message: `"${entry.id}" is not promoted: its artifact would be ${size} bytes, over the ${MAX_FRONT_MATTER_FILE_BYTES}-byte artifact cap; shorten the registry line's text fields`,
+          }),
+        );
         continue;
       }
       const data = promotedFrontMatter(entry);
@@ -116,7 +132,12 @@ export function compile(inputs: CompileInputs): CompileResult {
       findings.set(entry.id, { id: entry.id, path, data, yaml, yamlLine: 2, targets: normalizeTargets(data.compiler_targets) });
       // Seeds the memo: the rendered text parses to exactly this data (a test holds the
       // renderer to it), so the next compile need not parse 10,000 fresh artifacts.
-      inputs.parseCache?.set(text, path, { ok: true, data: Object.assign(Object.create(null) as Record<string, unknown>, data), yamlLine: 2, yaml });
+      inputs.parseCache?.set(text, path, {
+        ok: true,
+        data: Object.assign(Object.create(null) as Record<string, unknown>, data),
+        yamlLine: 2,
+        yaml,
+      });
       continue;
     }
     if (target === undefined || (entry.status !== 'retired' && entry.status !== 'superseded')) continue;
@@ -130,7 +151,13 @@ export function compile(inputs: CompileInputs): CompileResult {
     const recheck = edited === null ? null : checkArtifact(target.path, readFrontMatterRemark(edited, target.path));
     if (edited === null || !recheck?.ok) {
       diagnostics.push(
-        diagnostic({ file: target.path, line: findingKeyLine(target, 'status'), severity: 'warning', ruleId: 'compiler/lifecycle', message: `registry line ${line} marks "${entry.id}" ${entry.status}, but the artifact's front matter has no plain top-level "status:" line to update; set it by hand` }),
+        diagnostic({
+          file: target.path,
+          line: findingKeyLine(target, 'status'),
+          severity: 'warning',
+          ruleId: 'compiler/lifecycle',
+          message: `registry line ${line} marks "${entry.id}" ${entry.status}, but the artifact's front matter has no plain top-level "status:" line to update; set it by hand`,
+        }),
       );
       // The registry's retirement still holds for the outputs: no rule, no check, no live entry.
       findings.set(target.id, { ...target, data: { ...target.data, status: entry.status } });
@@ -158,7 +185,15 @@ export function compile(inputs: CompileInputs): CompileResult {
       continue;
     }
     if (f.data.detectability !== 'mechanical') {
-      diagnostics.push(diagnostic({ file: f.path, line: findingKeyLine(f, 'detectability'), severity: 'warning', ruleId: 'compiler/not-mechanical', message: 'the "constraint" target needs detectability: mechanical; no constraint is compiled' }));
+      diagnostics.push(
+        diagnostic({
+          file: f.path,
+          line: findingKeyLine(f, 'detectability'),
+          severity: 'warning',
+          ruleId: 'compiler/not-mechanical',
+          message: 'the "constraint" target needs detectability: mechanical; no constraint is compiled',
+        }),
+      );
       keepActive(f, prev, 'its finding is no longer mechanical', entries, diagnostics);
       continue;
     }
@@ -194,7 +229,13 @@ export function compile(inputs: CompileInputs): CompileResult {
  * fails, so the gate goes on enforcing the last qualified detector until the finding is fixed
  * or the constraint is retired on purpose. Entries that are not active are dropped as before.
  */
-function keepActive(f: Finding, prev: ConstraintEntry | undefined, why: string, entries: ConstraintEntry[], diagnostics: Diagnostic[]): void {
+function keepActive(
+  f: Finding,
+  prev: ConstraintEntry | undefined,
+  why: string,
+  entries: ConstraintEntry[],
+  diagnostics: Diagnostic[],
+): void {
   // A retired entry stays for history, as it was (its retirement is recorded, not recompiled).
   if (prev?.status === 'retired') entries.push(prev);
   if (prev === undefined || prev.status !== 'active') return;
@@ -216,7 +257,13 @@ function previousEntries(text: string | null, diagnostics: Diagnostic[]): Map<st
   if (!parsed.ok) {
     diagnostics.push(...parsed.diagnostics);
     diagnostics.push(
-      diagnostic({ file: Layout.constraintIndex, line: 1, ruleId: 'compiler/index-unreadable', message: 'the constraint index is not valid, so it is not rewritten (its active entries would be lost); fix it, or delete it to rebuild it from the artifacts' }),
+      diagnostic({
+        file: Layout.constraintIndex,
+        line: 1,
+        ruleId: 'compiler/index-unreadable',
+        message:
+          'the constraint index is not valid, so it is not rewritten (its active entries would be lost); fix it, or delete it to rebuild it from the artifacts',
+      }),
     );
     return null;
   }

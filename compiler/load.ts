@@ -109,5 +109,12 @@ export async function loadCompileInputs(files: RepoFiles, parseCache: ParseCache
     if (b) existing.set(p, b);
   }
   const index = contents.get(Layout.constraintIndex);
-  return { registry: { entries: registry.entries, warnings: registry.warnings }, artifacts, fixtures, previousIndex: index ? index.toString('utf8') : null, existing, parseCache };
+  return {
+    registry: { entries: registry.entries, warnings: registry.warnings },
+    artifacts,
+    fixtures,
+    previousIndex: index ? index.toString('utf8') : null,
+    existing,
+    parseCache,
+  };
 }

@@ -37,7 +37,15 @@ export function readFrontMatterRemark(bytes: Buffer | string, file: string): Fro
   if (!node || node.type !== 'yaml' || node.position?.start.line !== 1 || node.position.end.line !== fence.fence.closeLine) {
     return {
       ok: false,
-      diagnostics: [diagnostic({ file, line: 1, column: 1, ruleId: 'artifact/unclosed-front-matter', message: 'front matter opened on line 1 is not a closed YAML block' })],
+      diagnostics: [
+        diagnostic({
+          file,
+          line: 1,
+          column: 1,
+          ruleId: 'artifact/unclosed-front-matter',
+          message: 'front matter opened on line 1 is not a closed YAML block',
+        }),
+      ],
     };
   }
   return parseFrontMatterYaml(yamlBetweenFences(text, fence.fence), 2, file);

@@ -61,7 +61,10 @@ function mechanicalHints(data: Record<string, unknown>, problems: string[]): str
   if (data['detectability'] !== 'mechanical') return problems;
   const out = problems.filter((m) => !/^fields? "compiler_targets(\.\d+)?"/.test(m) || !/constraint|valid item/.test(m));
   const targets = Array.isArray(data['compiler_targets']) ? data['compiler_targets'] : [];
-  if (!targets.includes('constraint')) out.unshift('field "compiler_targets" must include "constraint": a finding with detectability "mechanical" compiles into the constraint index (e.g. ["plan", "pre-mortem", "constraint"])');
+  if (!targets.includes('constraint'))
+    out.unshift(
+      'field "compiler_targets" must include "constraint": a finding with detectability "mechanical" compiles into the constraint index (e.g. ["plan", "pre-mortem", "constraint"])',
+    );
   return out;
 }
 
@@ -79,16 +82,39 @@ export function checkArtifact(file: string, parsed: FrontMatterResult): Artifact
   const expected = idFromPath(file);
   if (typeof id === 'string') {
     if (!SAFE_ID.test(id)) {
-      diagnostics.push(diagnostic({ file, line: keyLine(parsed.yaml, parsed.yamlLine, 'id'), column: 1, ruleId: 'artifact/unsafe-id', message: `id "${id}" must match ${SAFE_ID.source} (it becomes a file name)` }));
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: keyLine(parsed.yaml, parsed.yamlLine, 'id'),
+          column: 1,
+          ruleId: 'artifact/unsafe-id',
+          message: `id "${id}" must match ${SAFE_ID.source} (it becomes a file name)`,
+        }),
+      );
     } else if (isArtifactPath(file) && id !== expected) {
-      diagnostics.push(diagnostic({ file, line: keyLine(parsed.yaml, parsed.yamlLine, 'id'), column: 1, ruleId: 'artifact/id-mismatch', message: `id "${id}" does not match the file name (expected "${expected}")` }));
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: keyLine(parsed.yaml, parsed.yamlLine, 'id'),
+          column: 1,
+          ruleId: 'artifact/id-mismatch',
+          message: `id "${id}" does not match the file name (expected "${expected}")`,
+        }),
+      );
     }
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   const data = parsed.data as unknown as ArtifactFrontMatter;
   return {
     ok: true,
-    finding: { id: data.id, path: file, data, yaml: parsed.yaml, yamlLine: parsed.yamlLine, targets: normalizeTargets(data.compiler_targets) },
+    finding: {
+      id: data.id,
+      path: file,
+      data,
+      yaml: parsed.yaml,
+      yamlLine: parsed.yamlLine,
+      targets: normalizeTargets(data.compiler_targets),
+    },
   };
 }
 

@@ -67,7 +67,12 @@ export async function openParseCache(root: string): Promise<PersistentParseCache
         const decoded = decodeText(bytes, f);
         const fence = decoded.ok ? findFence(decoded.text, f) : null;
         if (!decoded.ok || !fence?.ok) return undefined;
-        r = { ok: true, data: Object.assign(Object.create(null) as FrontMatterData, s.data), yamlLine: 2, yaml: yamlBetweenFences(decoded.text, fence.fence) };
+        r = {
+          ok: true,
+          data: Object.assign(Object.create(null) as FrontMatterData, s.data),
+          yamlLine: 2,
+          yaml: yamlBetweenFences(decoded.text, fence.fence),
+        };
       } else {
         r = { ok: false, diagnostics: s.diagnostics.map((d) => ({ ...d, file: f })) };
       }

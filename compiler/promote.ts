@@ -31,7 +31,13 @@ export function canonicalEntries(lines: readonly RegistryLine[]): { entries: Reg
     const prev = byId.get(l.entry.id);
     if (prev) {
       diagnostics.push(
-        diagnostic({ file: Layout.registry, line: prev.line, severity: 'warning', ruleId: 'compiler/duplicate-id', message: `id "${l.entry.id}" is also used on line ${l.line} with another dedup_key; line ${l.line} is used` }),
+        diagnostic({
+          file: Layout.registry,
+          line: prev.line,
+          severity: 'warning',
+          ruleId: 'compiler/duplicate-id',
+          message: `id "${l.entry.id}" is also used on line ${l.line} with another dedup_key; line ${l.line} is used`,
+        }),
       );
     }
     byId.set(l.entry.id, l);
@@ -121,7 +127,12 @@ export const promotedPath = (e: RegistryEntry): string => artifactPath(e.id);
  * Everything else is left byte for byte. Returns null when the front matter has no top-level
  * `status:` line to rewrite. Pure.
  */
-export function carryLifecycle(text: string, closeLine: number, status: 'retired' | 'superseded', supersededBy: string | null): string | null {
+export function carryLifecycle(
+  text: string,
+  closeLine: number,
+  status: 'retired' | 'superseded',
+  supersededBy: string | null,
+): string | null {
   const lines = text.split('\n');
   const fmEnd = closeLine - 1; // index of the closing fence
   let statusAt = -1;

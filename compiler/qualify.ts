@@ -23,7 +23,9 @@ export interface Qualified {
   readonly negatives: string[];
 }
 
-export type Qualification = { readonly ok: true; readonly refs: Qualified } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+export type Qualification =
+  | { readonly ok: true; readonly refs: Qualified }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Time budget per fixture; generous, since fixtures are small and replay is not on a hook's hot path. */
 const REPLAY_BUDGET_MS = 1000;
@@ -46,7 +48,11 @@ export function fixtureRefs(finding: Finding): { positives: string[]; negatives:
     }
     return out;
   };
-  return { positives: clean(ev?.positive_refs, 'positive fixture'), negatives: clean(ev?.negative_control_refs, 'negative control'), problems };
+  return {
+    positives: clean(ev?.positive_refs, 'positive fixture'),
+    negatives: clean(ev?.negative_control_refs, 'negative control'),
+    problems,
+  };
 }
 
 /** Qualifies a mechanical finding against its fixtures. */
@@ -55,7 +61,15 @@ export function qualify(finding: Finding, fixtures: ReadonlyMap<string, FixtureS
   const line = findingKeyLine(finding, 'compiler');
   const warn = (ruleId: string, message: string): Qualification => ({
     ok: false,
-    diagnostics: [diagnostic({ file, line, severity: 'warning', ruleId, message: `${message}; no constraint is compiled (advisory outputs are still written)` })],
+    diagnostics: [
+      diagnostic({
+        file,
+        line,
+        severity: 'warning',
+        ruleId,
+        message: `${message}; no constraint is compiled (advisory outputs are still written)`,
+      }),
+    ],
   });
   const spec = finding.data.compiler?.detector;
   if (!spec) return warn('compiler/no-detector', 'mechanical finding has no compiler.detector');
@@ -63,24 +77,34 @@ export function qualify(finding: Finding, fixtures: ReadonlyMap<string, FixtureS
     return warn('compiler/not-enforced', `detector kind "${spec.kind}" is not enforced by this compiler`);
   }
   const compiled = compileDetector(spec);
-  if (!compiled.ok) return warn(compiled.problem.startsWith('pattern is unsafe') ? 'compiler/unsafe-pattern' : 'compiler/detector', compiled.problem);
+  if (!compiled.ok)
+    return warn(compiled.problem.startsWith('pattern is unsafe') ? 'compiler/unsafe-pattern' : 'compiler/detector', compiled.problem);
   const applies = compileAppliesTo(finding.data.compiler?.applies_to ?? {});
   if (!applies.ok) {
     // A glob that can never match is an error, not "no file" (docs/hooks.md "Globs").
-    if (/matches no file/.test(applies.problem)) return { ok: false, diagnostics: [diagnostic({ file, line, ruleId: 'compiler/applies-to', message: `compiler.applies_to: ${applies.problem}` })] };
+    if (/matches no file/.test(applies.problem))
+      return {
+        ok: false,
+        diagnostics: [diagnostic({ file, line, ruleId: 'compiler/applies-to', message: `compiler.applies_to: ${applies.problem}` })],
+      };
     return warn('compiler/applies-to', `compiler.applies_to: ${applies.problem}`);
   }
   const refs = fixtureRefs(finding);
   if (refs.problems.length > 0) return { ok: false, diagnostics: refs.problems };
   if (refs.positives.length === 0 || refs.negatives.length === 0) {
-    return warn('compiler/no-fixtures', 'replay needs at least one compiler.evidence.positive_refs fixture and one negative_control_refs fixture');
+    return warn(
+      'compiler/no-fixtures',
+      'replay needs at least one compiler.evidence.positive_refs fixture and one negative_control_refs fixture',
+    );
   }
   const failures: Diagnostic[] = [];
   const replay = (ref: string, positive: boolean): void => {
     const what = positive ? 'positive fixture' : 'negative control';
     const src = fixtures.get(ref) ?? { kind: 'missing' };
     if (src.kind === 'missing') {
-      failures.push(diagnostic({ file, line, severity: 'warning', ruleId: 'compiler/fixture-missing', message: `${what} "${ref}" does not exist` }));
+      failures.push(
+        diagnostic({ file, line, severity: 'warning', ruleId: 'compiler/fixture-missing', message: `${what} "${ref}" does not exist` }),
+      );
       return;
     }
     if (src.kind === 'refused') {
@@ -93,8 +117,26 @@ export function qualify(finding: Finding, fixtures: ReadonlyMap<string, FixtureS
       return;
     }
     const flagged = r.hits.length > 0;
-    if (positive && !flagged) failures.push(diagnostic({ file, line, severity: 'warning', ruleId: 'compiler/replay', message: `positive fixture "${ref}" is not flagged by the detector (it must be a violation)` }));
-    if (!positive && flagged) failures.push(diagnostic({ file, line, severity: 'warning', ruleId: 'compiler/replay', message: `negative control "${ref}" is flagged by the detector (it must not be)` }));
+    if (positive && !flagged)
+      failures.push(
+        diagnostic({
+          file,
+          line,
+          severity: 'warning',
+          ruleId: 'compiler/replay',
+          message: `positive fixture "${ref}" is not flagged by the detector (it must be a violation)`,
+        }),
+      );
+    if (!positive && flagged)
+      failures.push(
+        diagnostic({
+          file,
+          line,
+          severity: 'warning',
+          ruleId: 'compiler/replay',
+          message: `negative control "${ref}" is flagged by the detector (it must not be)`,
+        }),
+      );
   };
   for (const ref of refs.positives) replay(ref, true);
   for (const ref of refs.negatives) replay(ref, false);

@@ -35,7 +35,9 @@ export function renderTemplate(text: string, slots: Readonly<Record<string, stri
  * U+2028/U+2029 are escaped too so no reader can mistake them for line breaks.
  */
 export function yamlValue(value: string | readonly string[] | number): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** One line of Markdown body text: line breaks (any kind) become spaces, ends trimmed. */

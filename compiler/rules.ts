@@ -89,4 +89,3 @@ export function ruleOutputs(finding: Finding, existing: ReadonlyMap<string, Buff
 export function upstreamChecksKept(existing: ReadonlyMap<string, Buffer | string>): { path: string; text: string }[] {
   return [...existing].filter(([p]) => isUpstreamCheckPath(p)).map(([path, b]) => ({ path, text: asText(b) }));
 }
-

@@ -35,8 +35,14 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
     if (!options.check) cache?.save();
     const contained = containedDrift(root, diffOutputs(inputs, result));
     const drift = contained.drift;
-    const diagnostics = contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
-    if (options.check) return { diagnostics, changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })), compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null };
+    const diagnostics =
+      contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
+    if (options.check)
+      return {
+        diagnostics,
+        changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })),
+        compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
+      };
     // The index goes last: the gate reads it, and everything it points at is then in place.
     await pool(
       drift.filter((d) => d.path !== Layout.constraintIndex),
@@ -54,7 +60,11 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
 }
 
 function outsideRoot(dir: string, problem: string): Diagnostic {
-  return diagnostic({ file: dir, ruleId: 'compiler/output-outside-root', message: `refusing to write or remove anything in ${dir}: ${problem}` });
+  return diagnostic({
+    file: dir,
+    ruleId: 'compiler/output-outside-root',
+    message: `refusing to write or remove anything in ${dir}: ${problem}`,
+  });
 }
 
 /** Drops every change whose folder leaves the root, with one error per such folder. */

@@ -29,24 +29,49 @@ export async function validateArtifactTargets(targets: readonly ValidateTarget[]
   for (const f of valid) {
     const line = findingKeyLine(f, 'id');
     const seen = byId.get(f.id);
-    if (seen) out.push(diagnostic({ file: f.path, line, ruleId: 'artifact/duplicate-id', message: `id "${f.id}" is also the id of ${seen.path}` }));
+    if (seen)
+      out.push(diagnostic({ file: f.path, line, ruleId: 'artifact/duplicate-id', message: `id "${f.id}" is also the id of ${seen.path}` }));
     else byId.set(f.id, f);
     const other = byKey.get(f.data.dedup_key);
     if (other) {
-      out.push(diagnostic({ file: f.path, line: findingKeyLine(f, 'dedup_key'), ruleId: 'artifact/duplicate-dedup-key', message: `dedup_key "${f.data.dedup_key}" is also the dedup_key of ${other.path}` }));
+      out.push(
+        diagnostic({
+          file: f.path,
+          line: findingKeyLine(f, 'dedup_key'),
+          ruleId: 'artifact/duplicate-dedup-key',
+          message: `dedup_key "${f.data.dedup_key}" is also the dedup_key of ${other.path}`,
+        }),
+      );
     } else byKey.set(f.data.dedup_key, f);
     // An artifact and its own registry line share id and dedup_key; the same id on a line with
     // another dedup_key means two different findings claim one id.
     const regKey = registryIds.get(f.id);
     if (regKey !== undefined && regKey !== f.data.dedup_key) {
-      out.push(diagnostic({ file: f.path, line, ruleId: 'artifact/duplicate-id', message: `id "${f.id}" is a registry entry with another dedup_key ("${regKey}")` }));
+      out.push(
+        diagnostic({
+          file: f.path,
+          line,
+          ruleId: 'artifact/duplicate-id',
+          message: `id "${f.id}" is a registry entry with another dedup_key ("${regKey}")`,
+        }),
+      );
     }
     const target = f.data.superseded_by;
     if (target !== undefined) {
       const tl = findingKeyLine(f, 'superseded_by');
-      if (target === f.id) out.push(diagnostic({ file: f.path, line: tl, ruleId: 'artifact/superseded-by', message: 'superseded_by names the finding itself' }));
+      if (target === f.id)
+        out.push(
+          diagnostic({ file: f.path, line: tl, ruleId: 'artifact/superseded-by', message: 'superseded_by names the finding itself' }),
+        );
       else if (!artifactIds.has(target) && !registryIds.has(target)) {
-        out.push(diagnostic({ file: f.path, line: tl, ruleId: 'artifact/superseded-by', message: `superseded_by "${target}" is neither an artifact nor a registry entry` }));
+        out.push(
+          diagnostic({
+            file: f.path,
+            line: tl,
+            ruleId: 'artifact/superseded-by',
+            message: `superseded_by "${target}" is neither an artifact nor a registry entry`,
+          }),
+        );
       }
     }
   }

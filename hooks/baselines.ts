@@ -42,7 +42,11 @@ export function baselineNames(id: string): string[] {
  * baseline; an id without one keeps all its hits. Hits are taken in the diagnostics' order
  * (file, line, column), so the first copies of a line fill its count. Pure.
  */
-export function applyBaselines(diagnostics: readonly Diagnostic[], texts: ReadonlyMap<string, string>, baselines: ReadonlyMap<string, { file: string; baseline: Baseline }>): Diagnostic[] {
+export function applyBaselines(
+  diagnostics: readonly Diagnostic[],
+  texts: ReadonlyMap<string, string>,
+  baselines: ReadonlyMap<string, { file: string; baseline: Baseline }>,
+): Diagnostic[] {
   const lines = new Map<string, string[]>();
   const lineOf = (file: string, line: number): string => {
     let split = lines.get(file);
@@ -62,18 +66,35 @@ export function applyBaselines(diagnostics: readonly Diagnostic[], texts: Readon
     const { file, baseline } = baselines.get(id)!;
     for (const h of matchBaseline(baseline, hits).baselined) marked.set(h.index, file);
   }
-  return diagnostics.map((d, i) => (marked.has(i) ? { ...d, suppressed: { kind: 'baseline', reason: `in the baseline ${marked.get(i)!}` } } : d));
+  return diagnostics.map((d, i) =>
+    marked.has(i) ? { ...d, suppressed: { kind: 'baseline', reason: `in the baseline ${marked.get(i)!}` } } : d,
+  );
 }
 
 /** Reads the baselines of the constraints with unsuppressed hits and applies them; problems with a baseline are warnings (its hits still count). */
-export async function applyBaselinesFrom(root: string, source: BaselineSource, diagnostics: readonly Diagnostic[], texts: ReadonlyMap<string, string>): Promise<Diagnostic[]> {
-  const ids = [...new Set(diagnostics.filter((d) => d.suppressed === undefined).map(hitConstraintId).filter((id): id is string => id !== null))].sort();
+export async function applyBaselinesFrom(
+  root: string,
+  source: BaselineSource,
+  diagnostics: readonly Diagnostic[],
+  texts: ReadonlyMap<string, string>,
+): Promise<Diagnostic[]> {
+  const ids = [
+    ...new Set(
+      diagnostics
+        .filter((d) => d.suppressed === undefined)
+        .map(hitConstraintId)
+        .filter((id): id is string => id !== null),
+    ),
+  ].sort();
   if (ids.length === 0) return [...diagnostics];
   const files = ids.flatMap((id) => baselineNames(id).map(baselinePath));
   const read = new Map<string, string>();
   if (source.kind === 'git') {
     // Names with a newline cannot go through cat-file --batch; constraint ids never have one.
-    const objects = await readObjects(root, files.filter((f) => !f.includes('\n')).map((f) => `${source.prefix}${f}`));
+    const objects = await readObjects(
+      root,
+      files.filter((f) => !f.includes('\n')).map((f) => `${source.prefix}${f}`),
+    );
     for (const f of files) {
       const data = objects.get(`${source.prefix}${f}`);
       if (data) read.set(f, data.toString('utf8'));
@@ -87,11 +108,19 @@ export async function applyBaselinesFrom(root: string, source: BaselineSource, d
   const baselines = new Map<string, { file: string; baseline: Baseline }>();
   const problems: Diagnostic[] = [];
   for (const id of ids) {
-    const file = baselineNames(id).map(baselinePath).find((f) => read.has(f));
+    const file = baselineNames(id)
+      .map(baselinePath)
+      .find((f) => read.has(f));
     if (file === undefined) continue;
     const parsed = parseBaseline(read.get(file)!, file);
     if (!parsed.ok) {
-      problems.push(...parsed.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `${d.message}; the baseline is ignored, so every hit of ${id} counts` })));
+      problems.push(
+        ...parsed.diagnostics.map((d) => ({
+          ...d,
+          severity: 'warning' as const,
+          message: `${d.message}; the baseline is ignored, so every hit of ${id} counts`,
+        })),
+      );
       continue;
     }
     if (!sameConstraint(parsed.baseline.constraint_id, id)) continue;

@@ -10,8 +10,20 @@ import { runGit } from '../src/git.js';
 
 /** The hooks husky 9 installs a shim for (node_modules/husky/index.js): only these can be chained. */
 export const HUSKY_HOOKS: readonly string[] = [
-  'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'applypatch-msg', 'pre-applypatch',
-  'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-rebase',
+  'post-rewrite',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-auto-gc',
 ];
 
 /** husky 9's `.husky/_`, or husky 8's `.husky` (whose scripts husky 9 runs from `.husky/_` shims): not foreign. */
@@ -76,7 +88,10 @@ export function chainLines(foreign: ForeignHooks, name: string): string[] {
   const comment = `# findings init: ${foreign.shown}/${name} ran before core.hooksPath moved to .husky/_; it keeps running from here`;
   if (name !== 'pre-push') return [comment, `${call} "$@"`];
   // pre-push reads the pushed refs on stdin, and so does our hook after it: replay them from a file.
-  return [comment, `findings_refs=$(mktemp); cat >"$findings_refs"; ${call} "$@" <"$findings_refs" || { s=$?; rm -f "$findings_refs"; exit $s; }; exec <"$findings_refs"; rm -f "$findings_refs"`];
+  return [
+    comment,
+    `findings_refs=$(mktemp); cat >"$findings_refs"; ${call} "$@" <"$findings_refs" || { s=$?; rm -f "$findings_refs"; exit $s; }; exec <"$findings_refs"; rm -f "$findings_refs"`,
+  ];
 }
 
 /** Why init must refuse (one message per problem), or [] when every foreign hook can be chained. Pure. */

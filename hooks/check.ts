@@ -53,7 +53,10 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
   const before = beforeIndex(collected.beforeIndexText);
   // A change that deletes the index is still judged by the index before it.
   if (collected.indexText === null && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
-  const parsed = collected.indexText === null ? { ok: true as const, index: EMPTY_INDEX } : parseConstraintIndex(collected.indexText, Layout.constraintIndex);
+  const parsed =
+    collected.indexText === null
+      ? { ok: true as const, index: EMPTY_INDEX }
+      : parseConstraintIndex(collected.indexText, Layout.constraintIndex);
   if (!parsed.ok) return { status: 'invalid-index', collected, diagnostics: [...parsed.diagnostics], lines: [] };
   const judgment = stricterJudgment(before, parsed.index);
   const index = judgment.index;
@@ -62,8 +65,15 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
   const skipReport = reportSkip(options.skip, [...index.constraints, ...(before?.constraints ?? [])]);
   let added: AddedLines | null = null;
   if (collected.diffBase && needsAddedLines(index, options.skip)) {
-    const wanted = addedLinePaths(index, options.skip, collected.files.map((f) => f.path));
-    const withOld = [...wanted, ...collected.files.filter((f) => f.oldPath !== undefined && wanted.includes(f.path)).map((f) => f.oldPath!)];
+    const wanted = addedLinePaths(
+      index,
+      options.skip,
+      collected.files.map((f) => f.path),
+    );
+    const withOld = [
+      ...wanted,
+      ...collected.files.filter((f) => f.oldPath !== undefined && wanted.includes(f.path)).map((f) => f.oldPath!),
+    ];
     const { from, to } = collected.diffBase;
     added = to === null ? await stagedAddedLines(root, from, withOld) : await rangeAddedLines(root, from, to, withOld);
   }
@@ -74,7 +84,12 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
   const indexText = collected.indexText ?? '';
-  const hits = await runGateInChunks(index, files, { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held }, { onProgress: options.onProgress });
+  const hits = await runGateInChunks(
+    index,
+    files,
+    { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held },
+    { onProgress: options.onProgress },
+  );
   // Inline markers next to a hit (docs/hooks.md, "Inline suppressions"); a clean check reads nothing more.
   // Then the constraints' baselines, read only for constraints with hits (docs/lifecycle.md, "Baseline"),
   // and the checklist items of the findings hit (read from their artifacts only when there is a hit).
@@ -85,7 +100,12 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
   return {
     status: 'checked',
     collected,
-    diagnostics: [...(config?.diagnostics ?? []), ...skipReport.diagnostics, ...binarySkipWarnings(index, options.skip, binaries), ...diagnostics],
+    diagnostics: [
+      ...(config?.diagnostics ?? []),
+      ...skipReport.diagnostics,
+      ...binarySkipWarnings(index, options.skip, binaries),
+      ...diagnostics,
+    ],
     constraints: new Set(applicableConstraints(index, new Set()).map((c) => c.id)).size,
     lines: skipReport.lines,
     judged: index.constraints,
@@ -95,6 +115,11 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
 /** FINDINGS_SKIP: `all`, or a comma-separated list of constraint ids. Pure. */
 export function parseSkip(env: NodeJS.ProcessEnv): { all: boolean; ids: Set<string> } {
   const raw = env['FINDINGS_SKIP'] ?? '';
-  const ids = new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+  const ids = new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
   return { all: ids.has('all'), ids };
 }

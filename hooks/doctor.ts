@@ -21,7 +21,6 @@ import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { INSTALLED_HOOKS, loadTemplates } from './init.js';
 import { isFindingSource } from './pre-commit.js';
 
-
 async function readOrNull(abs: string): Promise<string | null> {
   try {
     return await readFile(abs, 'utf8');
@@ -68,23 +67,31 @@ export async function doctor(root: string, env: NodeJS.ProcessEnv = process.env)
       husky ? `fix: run \`node ${huskyBin}\` in ${root}` : 'fix: create the folder or `git config --unset core.hooksPath`',
     ]);
   }
-  if (env['HUSKY'] === '0' && husky) d('.husky', 'husky-disabled', 'HUSKY=0 is set in this environment, so husky runs no hook', ['fix: unset HUSKY'], 'warning');
+  if (env['HUSKY'] === '0' && husky)
+    d('.husky', 'husky-disabled', 'HUSKY=0 is set in this environment, so husky runs no hook', ['fix: unset HUSKY'], 'warning');
   // The hooks call node_modules/.bin/findings of this checkout, else of the main worktree.
   const main = await mainWorktree(root);
   const binHere = path.join(root, 'node_modules', '.bin', 'findings');
   if (!existsSync(binHere) && (main === null || !existsSync(path.join(main, 'node_modules', '.bin', 'findings')))) {
-    d('node_modules/.bin/findings', 'bin-missing', 'findings-compiler is not installed here (node_modules/.bin/findings), so every hook that calls it fails', [
-      'fix: install findings-compiler in this project as its README shows (or `npm ci` when it is already in package.json)',
-    ]);
+    d(
+      'node_modules/.bin/findings',
+      'bin-missing',
+      'findings-compiler is not installed here (node_modules/.bin/findings), so every hook that calls it fails',
+      ['fix: install findings-compiler in this project as its README shows (or `npm ci` when it is already in package.json)'],
+    );
   }
   // Hooks in .git/hooks that core.hooksPath now hides, unless .husky/<name> calls them.
   const hidden = configured !== null ? await hiddenGitHooks(root) : [];
   for (const h of hidden) {
     const script = (await readOrNull(path.join(root, '.husky', h.name))) ?? '';
     if (!script.includes(`hooks/${h.name}`)) {
-      d(h.shown, 'hook-hidden', `${h.shown} will not run: core.hooksPath is "${configured}", so git ignores .git/hooks`, [
-        `fix: call it from .husky/${h.name} (\`findings init\` does so for a hook that runs when it is run), or delete it`,
-      ], 'warning');
+      d(
+        h.shown,
+        'hook-hidden',
+        `${h.shown} will not run: core.hooksPath is "${configured}", so git ignores .git/hooks`,
+        [`fix: call it from .husky/${h.name} (\`findings init\` does so for a hook that runs when it is run), or delete it`],
+        'warning',
+      );
     }
   }
   if (hooksOk) {
@@ -104,14 +111,23 @@ export async function doctor(root: string, env: NodeJS.ProcessEnv = process.env)
       const script = husky ? path.join(root, '.husky', name) : abs;
       const text = await readOrNull(script);
       if (text === null || !new RegExp(`(findings"?|"\\$f")\\s+hook\\s+${name}\\b`).test(text)) {
-        d(displayPath(root, script), 'hook-not-calling', `the ${name} hook does not call \`findings hook ${name}\``, ['fix: `findings init`']);
+        d(displayPath(root, script), 'hook-not-calling', `the ${name} hook does not call \`findings hook ${name}\``, [
+          'fix: `findings init`',
+        ]);
       }
     }
   }
   const attrs = (await readOrNull(path.join(root, '.gitattributes'))) ?? '';
   const have = new Set(attrs.split(/\r?\n/).map((l) => l.trim()));
   const missing = (await loadTemplates()).gitattributes.split('\n').filter((l) => l !== '' && !have.has(l));
-  if (missing.length > 0) d('.gitattributes', 'gitattributes', `missing line${missing.length === 1 ? '' : 's'}: ${missing.join(' | ')}`, ['fix: `findings init`'], 'warning');
+  if (missing.length > 0)
+    d(
+      '.gitattributes',
+      'gitattributes',
+      `missing line${missing.length === 1 ? '' : 's'}: ${missing.join(' | ')}`,
+      ['fix: `findings init`'],
+      'warning',
+    );
 
   const indexText = await readOrNull(path.join(root, Layout.constraintIndex));
   if (indexText !== null) {
@@ -122,7 +138,9 @@ export async function doctor(root: string, env: NodeJS.ProcessEnv = process.env)
   if ([...(await files.list(Layout.findingsDir)), ...(await files.list(Layout.fixturesDir))].some(isFindingSource)) {
     const drift = await compiledDrift(files);
     for (const e of drift.drift) {
-      d(e.path, 'drift', `compiled output is ${e.kind}: the constraint index and compiled rules are older than their sources`, [`fix: ${FIX_COMMAND}`]);
+      d(e.path, 'drift', `compiled output is ${e.kind}: the constraint index and compiled rules are older than their sources`, [
+        `fix: ${FIX_COMMAND}`,
+      ]);
     }
   }
   return sortDiagnostics(out);

@@ -50,7 +50,9 @@ export function applies(c: ConstraintEntry): boolean {
 /** The constraints the gate applies, not skipped, sorted by id. */
 export function applicableConstraints(index: ConstraintIndex, skip: ReadonlySet<string>): ConstraintEntry[] {
   // An earlier release's id (`c-<id>`) in FINDINGS_SKIP still names its constraint (reportSkip notes it).
-  return index.constraints.filter((c) => applies(c) && !skip.has(c.id) && !skip.has(`c-${c.id}`)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return index.constraints
+    .filter((c) => applies(c) && !skip.has(c.id) && !skip.has(`c-${c.id}`))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
@@ -71,7 +73,11 @@ export function constraintNotes(c: ConstraintEntry, bypass: string | null): stri
   if (blocks(c)) {
     notes.push('active constraint: this blocks');
     const skipOne = `FINDINGS_SKIP=${c.id}`;
-    notes.push(bypass ? `bypass: ${bypass} (skips every check), or ${skipOne} (skips this constraint)` : `bypass: ${skipOne} (skips this constraint)`);
+    notes.push(
+      bypass
+        ? `bypass: ${bypass} (skips every check), or ${skipOne} (skips this constraint)`
+        : `bypass: ${skipOne} (skips this constraint)`,
+    );
   } else {
     // Nothing to bypass: a shadow only reports, and its hits are what measurement counts.
     notes.push('shadow constraint: reported only, never blocks');
@@ -133,12 +139,21 @@ export async function runGate(index: ConstraintIndex, allFiles: readonly Checked
   }
 }
 
-async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions, evaluator: BoundedEvaluator): Promise<Diagnostic[]> {
+async function judge(
+  index: ConstraintIndex,
+  allFiles: readonly CheckedFile[],
+  options: GateOptions,
+  evaluator: BoundedEvaluator,
+): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const files = allFiles.filter((f) => !isGateExempt(f.path));
   const prepared = applicableConstraints(index, options.skip).map(prepare);
   // One linear pass per file tells which patterns occur at all; only those are evaluated.
-  evaluator.warm(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])), files.reduce((n, f) => Math.max(n, f.text.length), 0), options.budgetMs);
+  evaluator.warm(
+    prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])),
+    files.reduce((n, f) => Math.max(n, f.text.length), 0),
+    options.budgetMs,
+  );
   const prefilter = buildPrefilter(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])));
   const decided = new Map<string, ReturnType<typeof prefilter.decide>>();
   /** True when the prefilter knows for sure the file has nothing to report for this matcher. */
@@ -165,10 +180,18 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
     // The explain pointer stays last.
     if (held !== undefined) notes.splice(notes.length - 1, 0, held);
     const evaluationError = (file: string, line: number, why: string): Diagnostic =>
-      diagnostic({ file, line, severity, ruleId: constraintRuleId(c.id), message: `constraint "${c.id}" (${c.title}) could not be evaluated: ${why}`, notes });
+      diagnostic({
+        file,
+        line,
+        severity,
+        ruleId: constraintRuleId(c.id),
+        message: `constraint "${c.id}" (${c.title}) could not be evaluated: ${why}`,
+        notes,
+      });
     if (p.test === null) {
       // The glob itself is broken: we cannot tell which files it covers, so it fails closed whenever anything is checked.
-      if (files.length > 0) out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
+      if (files.length > 0)
+        out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
       continue;
     }
     const mine = covered(p);
@@ -188,7 +211,17 @@ async function judge(index: ConstraintIndex, allFiles: readonly CheckedFile[], o
         if (p.addedOnly && f.added !== undefined && !addsAnyLine(f.added, hit.line, hit.endLine)) continue;
         const what = p.matcher.mode === 'must_contain' ? 'required pattern is missing' : `matched "${snippet(hit.match)}"`;
         const detail = c.detector.message ? `${c.detector.message}; ${what}` : what;
-        out.push(diagnostic({ file: f.path, line: hit.line, column: hit.column, severity, ruleId: constraintRuleId(c.id), message: `${c.title} (${detail})`, notes }));
+        out.push(
+          diagnostic({
+            file: f.path,
+            line: hit.line,
+            column: hit.column,
+            severity,
+            ruleId: constraintRuleId(c.id),
+            message: `${c.title} (${detail})`,
+            notes,
+          }),
+        );
       }
     }
   }

@@ -42,7 +42,13 @@ export type InstalledHook = (typeof INSTALLED_HOOKS)[number];
 const LEGACY_LINES: Record<string, string> = { 'pre-commit': 'findings hook pre-commit', 'pre-push': 'findings hook pre-push "$@"' };
 
 /** The template texts shipped in templates/. */
-export async function loadTemplates(): Promise<{ hooks: Record<InstalledHook, string>; preCommit: string; prePush: string; gitattributes: string; agentsGitignore: string }> {
+export async function loadTemplates(): Promise<{
+  hooks: Record<InstalledHook, string>;
+  preCommit: string;
+  prePush: string;
+  gitattributes: string;
+  agentsGitignore: string;
+}> {
   const names = [...INSTALLED_HOOKS.map((h) => `husky-${h}`), 'gitattributes', 'agents-gitignore'];
   const texts = await Promise.all(names.map((n) => readFile(packageFile('templates', n), 'utf8')));
   const hooks = Object.fromEntries(INSTALLED_HOOKS.map((h, i) => [h, texts[i]!])) as Record<InstalledHook, string>;
@@ -131,7 +137,8 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
     const ours = (t.hooks as Record<string, string>)[name] ?? '';
     const chain = foreign?.names.includes(name) ? chainLines(foreign, name) : [];
     steps.push(await writeText(root, rel, hookScript(existing, ours, chain, LEGACY_LINES[name]), existing !== null, 0o755));
-    if (chain.length > 0 && existing?.includes(chain[0]!) !== true) lines.push(`${foreign!.shown}/${name} keeps running: .husky/${name} calls it`);
+    if (chain.length > 0 && existing?.includes(chain[0]!) !== true)
+      lines.push(`${foreign!.shown}/${name} keeps running: .husky/${name} calls it`);
   }
   const attrs = await readOrNull(path.join(root, '.gitattributes'));
   steps.push(await writeText(root, '.gitattributes', appendMissingLines(attrs, t.gitattributes), attrs !== null));
@@ -151,15 +158,22 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
   }
   const husky = huskyBin(root);
   if (husky === null) {
-    lines.push('husky is not installed: run `npm i -D husky && npx husky` to activate the hooks (add "prepare": "husky" to package.json so fresh clones get them)');
+    lines.push(
+      'husky is not installed: run `npm i -D husky && npx husky` to activate the hooks (add "prepare": "husky" to package.json so fresh clones get them)',
+    );
   } else if (env['HUSKY'] !== '0') {
     // husky 9 sets core.hooksPath to .husky/_ and writes its generated (git-ignored) shims there.
-    const r = await run(process.execPath, [husky], { cwd: root, env }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? '', stderr: e.stderr ?? 'husky failed' }));
+    const r = await run(process.execPath, [husky], { cwd: root, env }).catch((e: { stdout?: string; stderr?: string }) => ({
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? 'husky failed',
+    }));
     const said = `${r.stdout}${r.stderr}`.trim();
     lines.push(said === '' ? 'husky: hooks installed (core.hooksPath = .husky/_)' : `husky: ${said}`);
   }
   if (!existsSync(path.join(root, 'node_modules', '.bin', 'findings'))) {
-    lines.push('the hooks call node_modules/.bin/findings, which is missing: install findings-compiler in this project as its README shows (a tarball or a git URL), next to husky');
+    lines.push(
+      'the hooks call node_modules/.bin/findings, which is missing: install findings-compiler in this project as its README shows (a tarball or a git URL), next to husky',
+    );
   }
   return { steps, lines, refused: [] };
 }

@@ -60,14 +60,23 @@ export async function judgeOperation(diagnostics: readonly Diagnostic[], j: Oper
     const text = pf.files.get(file) ?? null;
     if (text !== null && j.index !== null) {
       // Whole-file: every hit in the parent's version was that parent's to answer for.
-      const hits = await runGate(j.index, [{ path: file, text }], { budgetMs: j.budgetMs, skip: j.skip, bypass: null, indexFile: Layout.constraintIndex, indexText: '' });
+      const hits = await runGate(j.index, [{ path: file, text }], {
+        budgetMs: j.budgetMs,
+        skip: j.skip,
+        bypass: null,
+        indexFile: Layout.constraintIndex,
+        indexText: '',
+      });
       const lines = splitText(text);
       for (const h of hits) keys.add(hitKey(h, lines));
     }
     byFile.set(file, keys);
     return keys;
   };
-  const parentNames = j.parents.map((p) => p.parent.name).filter((n, i, all) => all.indexOf(n) === i).join(', ');
+  const parentNames = j.parents
+    .map((p) => p.parent.name)
+    .filter((n, i, all) => all.indexOf(n) === i)
+    .join(', ');
   const out: Diagnostic[] = [];
   for (const d of diagnostics) {
     if (d.severity !== 'error') {
@@ -92,7 +101,10 @@ export async function judgeOperation(diagnostics: readonly Diagnostic[], j: Oper
       from = staged === undefined ? head : (j.parents.find((pf) => pf.files.get(d.file) === staged)?.parent ?? null);
     }
     if (from === null) {
-      out.push({ ...d, notes: [`introduced by this ${j.operation}: in neither parent's version (${parentNames}), so it blocks`, ...(d.notes ?? [])] });
+      out.push({
+        ...d,
+        notes: [`introduced by this ${j.operation}: in neither parent's version (${parentNames}), so it blocks`, ...(d.notes ?? [])],
+      });
       continue;
     }
     const notes = (d.notes ?? []).filter((n) => !BLOCKING_NOTE.test(n));
@@ -100,7 +112,10 @@ export async function judgeOperation(diagnostics: readonly Diagnostic[], j: Oper
       diagnostic({
         ...d,
         severity: 'warning',
-        notes: [`inherited from ${short(from)}: its version of ${d.file} has it too, so this ${j.operation} does not block on it; fix it in a commit of its own`, ...notes],
+        notes: [
+          `inherited from ${short(from)}: its version of ${d.file} has it too, so this ${j.operation} does not block on it; fix it in a commit of its own`,
+          ...notes,
+        ],
       }),
     );
   }
@@ -120,7 +135,10 @@ export async function judgeOperationCommit(
   const parents = await operationParents(root, operation, env);
   const staged = new Map(collected.files.map((f) => [f.path, f.data.toString('utf8')]));
   const named = [...new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file))].filter((f) => f !== '');
-  const objects = await readObjects(root, parents.flatMap((p) => named.map((f) => `${p.sha}:${f}`)));
+  const objects = await readObjects(
+    root,
+    parents.flatMap((p) => named.map((f) => `${p.sha}:${f}`)),
+  );
   const parentFiles: ParentFiles[] = parents.map((parent) => ({
     parent,
     files: new Map(named.map((f) => [f, objects.get(`${parent.sha}:${f}`)?.toString('utf8') ?? null])),

@@ -26,7 +26,9 @@ const REVIEW_FILE = /^\.agents\/reviews\/[^/]+\.(?:jsonl|md)$/;
 export function validationPaths(changed: readonly string[]): string[] {
   // A staged ledger or note: its note is checked against the staged ledger (review/stale-note).
   const notes = changed.filter((p) => REVIEW_FILE.test(p)).map((p) => p.replace(/\.jsonl$/, '.md'));
-  return [...new Set([...changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex), ...notes])].sort();
+  return [
+    ...new Set([...changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex), ...notes]),
+  ].sort();
 }
 
 /** True for the inputs of compilation (docs/contracts/compiler.md#promotion): the findings folder and constraint fixtures. Pure. */
@@ -72,8 +74,13 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
 
   const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass, collected });
   lines.push(...check.lines);
-  if (check.status === 'no-index') lines.push('findings: no constraint index staged (.agents/constraints/index.json); no constraints to check');
-  else if (check.status === 'invalid-index' && toValidate.includes(Layout.constraintIndex) && diagnostics.some((d) => d.file === Layout.constraintIndex)) {
+  if (check.status === 'no-index')
+    lines.push('findings: no constraint index staged (.agents/constraints/index.json); no constraints to check');
+  else if (
+    check.status === 'invalid-index' &&
+    toValidate.includes(Layout.constraintIndex) &&
+    diagnostics.some((d) => d.file === Layout.constraintIndex)
+  ) {
     // Step 2 already reported the staged index; do not say it twice.
   } else diagnostics.push(...check.diagnostics);
   if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
@@ -83,7 +90,9 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
   }
 
   if (operation !== null) {
-    lines.push(`findings: a ${operation} is in progress: what this commit introduces blocks; what a parent's version already had is a warning`);
+    lines.push(
+      `findings: a ${operation} is in progress: what this commit introduces blocks; what a parent's version already had is a warning`,
+    );
     const { judgeOperationCommit } = await import('./operation-gate.js');
     return finish(await judgeOperationCommit(root, operation, env, diagnostics, collected, skip.ids), lines);
   }

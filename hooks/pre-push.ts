@@ -54,14 +54,19 @@ export async function pushMode(root: string, remote: string, u: PushUpdate): Pro
   // rebase brought in from the default branch is not this branch's change. Compare with the
   // remote's default branch, else with the last history the old and new tips share.
   const def = await remoteDefaultBranch(root, remote);
-  const base = (def === null ? null : await mergeBase(root, def, u.localSha)) ?? (known ? await mergeBase(root, u.remoteSha, u.localSha) : null);
+  const base =
+    (def === null ? null : await mergeBase(root, def, u.localSha)) ?? (known ? await mergeBase(root, u.remoteSha, u.localSha) : null);
   return base === null ? { kind: 'tree', commit: u.localSha } : { kind: 'range', from: base, to: u.localSha };
 }
 
 export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: string, stdinText: string): Promise<HookOutcome> {
   const skip = parseSkip(env);
   if (skip.all || env['HUSKY'] === '0') {
-    return { diagnostics: [], lines: [`findings: pre-push checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
+    return {
+      diagnostics: [],
+      lines: [`findings: pre-push checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`],
+      blocked: false,
+    };
   }
   const diagnostics: Diagnostic[] = [];
   const lines: string[] = [];
@@ -75,7 +80,8 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
     const mode = await pushMode(root, remote, u);
     const check = await checkConstraints(root, mode, { skip: skip.ids, bypass: PUSH_BYPASS });
     lines.push(...check.lines);
-    if (check.status === 'no-index') lines.push(`findings: ${u.localRef}: no constraint index at ${u.localSha.slice(0, 12)}; no constraints to check`);
+    if (check.status === 'no-index')
+      lines.push(`findings: ${u.localRef}: no constraint index at ${u.localSha.slice(0, 12)}; no constraints to check`);
     diagnostics.push(...check.diagnostics);
     diagnostics.push(...(await driftAt(root, u.localSha)));
     const base = remoteSide(mode);
@@ -126,7 +132,8 @@ async function pushedFilesAt(root: string, mode: CheckMode, sha: string): Promis
     const { rolesGrantedInPush } = await import('../src/review/push-roles.js');
     out.push(...(await rolesGrantedInPush(root, remoteSide(mode), sha, ledgers)));
   }
-  if (mode.kind === 'range') out.push(...(await appendOnlyViolations(commitFiles(root, mode.from), commitFiles(root, sha), `${mode.from.slice(0, 12)}`)));
+  if (mode.kind === 'range')
+    out.push(...(await appendOnlyViolations(commitFiles(root, mode.from), commitFiles(root, sha), `${mode.from.slice(0, 12)}`)));
   return out;
 }
 
@@ -139,7 +146,12 @@ async function driftAt(root: string, sha: string): Promise<Diagnostic[]> {
   return [
     ...result.diagnostics,
     ...result.drift.map((d) =>
-      diagnostic({ file: d.path, ruleId: 'compiler/drift', message: `compiled output is ${d.kind} at the pushed commit ${sha.slice(0, 12)}`, notes }),
+      diagnostic({
+        file: d.path,
+        ruleId: 'compiler/drift',
+        message: `compiled output is ${d.kind} at the pushed commit ${sha.slice(0, 12)}`,
+        notes,
+      }),
     ),
   ];
 }

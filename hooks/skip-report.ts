@@ -16,10 +16,18 @@ export function reportSkip(skip: ReadonlySet<string>, entries: readonly Constrai
   const diagnostics: Diagnostic[] = [];
   for (const id of [...skip].filter((x) => x !== 'all').sort(compareStrings)) {
     const entry = entries.find((c) => c.id === id) ?? entries.find((c) => `c-${c.id}` === id);
-    if (entry !== undefined && entry.id !== id) lines.push(`findings: FINDINGS_SKIP: "${id}" is a constraint id of an earlier release; constraint ids are now the finding id ("${entry.id}")`);
+    if (entry !== undefined && entry.id !== id)
+      lines.push(
+        `findings: FINDINGS_SKIP: "${id}" is a constraint id of an earlier release; constraint ids are now the finding id ("${entry.id}")`,
+      );
     if (entry === undefined) {
       diagnostics.push(
-        diagnostic({ file: Layout.constraintIndex, severity: 'warning', ruleId: 'gate/skip-unknown', message: `FINDINGS_SKIP names "${id}", which matches no constraint in the index; nothing was skipped for it (check the id: \`findings explain <id>\`)` }),
+        diagnostic({
+          file: Layout.constraintIndex,
+          severity: 'warning',
+          ruleId: 'gate/skip-unknown',
+          message: `FINDINGS_SKIP names "${id}", which matches no constraint in the index; nothing was skipped for it (check the id: \`findings explain <id>\`)`,
+        }),
       );
     } else if (applies(entry)) {
       lines.push(`findings: FINDINGS_SKIP: skipped constraint ${id} (${entry.title})`);

@@ -7,7 +7,17 @@
 import { isUtf8 } from 'node:buffer';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { EMPTY_TREE, NULL_SHA, git, indexEntries, parseRawDiff, readObjects, resolveCommit, treeEntries, type RawChange } from '../src/git.js';
+import {
+  EMPTY_TREE,
+  NULL_SHA,
+  git,
+  indexEntries,
+  parseRawDiff,
+  readObjects,
+  resolveCommit,
+  treeEntries,
+  type RawChange,
+} from '../src/git.js';
 import { Layout } from '../src/layout.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
@@ -174,7 +184,17 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
   }
   const beforeIndexText = beforeName === null ? null : (objects.get(beforeName)?.toString('utf8') ?? null);
-  return { files, changedPaths: listed.map((e) => e.path), deletedPaths, skipped, indexText, beforeIndexText, configText, indexSource, diffBase };
+  return {
+    files,
+    changedPaths: listed.map((e) => e.path),
+    deletedPaths,
+    skipped,
+    indexText,
+    beforeIndexText,
+    configText,
+    indexSource,
+    diffBase,
+  };
 }
 
 /** A `:(literal)` pathspec, so a name with `*` or `?` means only itself (a folder: everything under it). */
@@ -187,10 +207,15 @@ const covers = (named: string, p: string): boolean => named === '.' || p === nam
 async function collectStagedPaths(root: string, paths: readonly string[]): Promise<Collected> {
   const entries = await indexEntries(root, paths.map(literal));
   const missing = paths.filter((n) => !entries.some((e) => covers(n, e.path)));
-  if (missing.length > 0) throw new UsageError(`${missing.join(', ')}: not in the index (stage it with \`git add\`, or check the working tree with --worktree)`);
+  if (missing.length > 0)
+    throw new UsageError(`${missing.join(', ')}: not in the index (stage it with \`git add\`, or check the working tree with --worktree)`);
   const head = await resolveCommit(root, 'HEAD');
   // The index before the change (HEAD's) joins the batch: the stricter of the two judges (docs/hooks.md).
-  const metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`, ...(head === null ? [] : [`${head}:${Layout.constraintIndex}`])] as const;
+  const metaNames = [
+    `:${Layout.constraintIndex}`,
+    `:${Layout.config}`,
+    ...(head === null ? [] : [`${head}:${Layout.constraintIndex}`]),
+  ] as const;
   const skipped: { path: string; reason: string }[] = [];
   const blobs = entries.filter((e) => (e.mode === SUBMODULE ? (skipped.push({ path: e.path, reason: 'submodule' }), false) : true));
   const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...metaNames]);
@@ -228,7 +253,12 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     if (!isDir) names.push(n);
     else {
       const listed = await git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', literal(n)]);
-      names.push(...listed.toString('utf8').split('\0').filter((p) => p !== ''));
+      names.push(
+        ...listed
+          .toString('utf8')
+          .split('\0')
+          .filter((p) => p !== ''),
+      );
     }
   }
   const skipped: { path: string; reason: string }[] = [];
@@ -247,5 +277,15 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     else files.push({ path: p, data });
   }
   const [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
-  return { files, changedPaths: files.map((f) => f.path), deletedPaths: [], skipped, indexText, beforeIndexText: null, configText, indexSource: 'worktree', diffBase: null };
+  return {
+    files,
+    changedPaths: files.map((f) => f.path),
+    deletedPaths: [],
+    skipped,
+    indexText,
+    beforeIndexText: null,
+    configText,
+    indexSource: 'worktree',
+    diffBase: null,
+  };
 }

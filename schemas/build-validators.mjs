@@ -15,7 +15,9 @@ import addFormats from 'ajv-formats';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, '..', 'dist', 'validators');
 mkdirSync(out, { recursive: true });
-for (const file of readdirSync(here).filter((f) => f.endsWith('.schema.json')).sort()) {
+for (const file of readdirSync(here)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort()) {
   const text = readFileSync(path.join(here, file), 'utf8');
   const ajv = new Ajv2020({ allErrors: true, strict: false, code: { source: true } });
   addFormats.default(ajv);

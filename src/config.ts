@@ -47,12 +47,29 @@ export function parseConfig(text: string, file: string = Layout.config): { confi
   const diagnostics: Diagnostic[] = [];
   const doc = parseJsonDocument(text);
   if (!doc.ok) {
-    diagnostics.push(diagnostic({ file, line: doc.line, column: doc.column, severity: 'warning', ruleId: 'config/invalid-json', message: `${doc.reason}; using defaults` }));
+    diagnostics.push(
+      diagnostic({
+        file,
+        line: doc.line,
+        column: doc.column,
+        severity: 'warning',
+        ruleId: 'config/invalid-json',
+        message: `${doc.reason}; using defaults`,
+      }),
+    );
     return { config: DEFAULT_CONFIG, diagnostics };
   }
   const raw = doc.value;
   if (!isPlainObject(raw)) {
-    diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/not-object', message: 'config must be a JSON object; using defaults' }));
+    diagnostics.push(
+      diagnostic({
+        file,
+        line: 1,
+        severity: 'warning',
+        ruleId: 'config/not-object',
+        message: 'config must be a JSON object; using defaults',
+      }),
+    );
     return { config: DEFAULT_CONFIG, diagnostics };
   }
   const config: { -readonly [K in keyof Config]: Config[K] } = { ...DEFAULT_CONFIG };
@@ -60,25 +77,60 @@ export function parseConfig(text: string, file: string = Layout.config): { confi
     if (!(key in raw)) return;
     const v = raw[key];
     if (ok(v)) config[field] = v as Config[K];
-    else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: `"${key}" has an invalid value; using the default ${JSON.stringify(DEFAULT_CONFIG[field])}` }));
+    else
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: 1,
+          severity: 'warning',
+          ruleId: 'config/invalid-setting',
+          message: `"${key}" has an invalid value; using the default ${JSON.stringify(DEFAULT_CONFIG[field])}`,
+        }),
+      );
   };
   if ('task_branch_pattern' in raw) {
     // An unusable pattern must never read as "this branch names no task": that would open the
     // push gate (docs/hooks.md, "What a change can and cannot do to its own judgment").
     const problem = taskPatternProblem(raw['task_branch_pattern']);
     if (problem === null) config.taskBranchPattern = raw['task_branch_pattern'] as string;
-    else diagnostics.push(diagnostic({ file, line: 1, ruleId: 'config/invalid-setting', message: `"task_branch_pattern" ${problem}: the push gate cannot tell a branch's task` }));
+    else
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: 1,
+          ruleId: 'config/invalid-setting',
+          message: `"task_branch_pattern" ${problem}: the push gate cannot tell a branch's task`,
+        }),
+      );
   }
   const activation = isPlainObject(raw['activation']) ? raw['activation'] : {};
   if ('min_labelled_hits' in activation) {
     const v = activation['min_labelled_hits'];
     if (Number.isInteger(v) && (v as number) >= 1) config.minLabelledHits = v as number;
-    else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: '"activation.min_labelled_hits" must be an integer >= 1; using 20' }));
+    else
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: 1,
+          severity: 'warning',
+          ruleId: 'config/invalid-setting',
+          message: '"activation.min_labelled_hits" must be an integer >= 1; using 20',
+        }),
+      );
   }
   if ('min_precision' in activation) {
     const v = activation['min_precision'];
     if (typeof v === 'number' && v > 0 && v <= 1) config.minPrecision = v;
-    else diagnostics.push(diagnostic({ file, line: 1, severity: 'warning', ruleId: 'config/invalid-setting', message: '"activation.min_precision" must be a number in (0, 1]; using 0.95' }));
+    else
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: 1,
+          severity: 'warning',
+          ruleId: 'config/invalid-setting',
+          message: '"activation.min_precision" must be a number in (0, 1]; using 0.95',
+        }),
+      );
   }
   pick('match_budget_ms', 'matchBudgetMs', (v) => Number.isInteger(v) && (v as number) >= 1);
   return { config, diagnostics };

@@ -43,13 +43,21 @@ function fail(file: string, line: number, ruleId: string, message: string, colum
 }
 
 /** Decodes bytes as UTF-8 text, refusing oversized and binary content. Pure. */
-export function decodeText(bytes: Buffer | string, file: string): { ok: true; text: string } | { ok: false; diagnostics: readonly Diagnostic[] } {
+export function decodeText(
+  bytes: Buffer | string,
+  file: string,
+): { ok: true; text: string } | { ok: false; diagnostics: readonly Diagnostic[] } {
   const size = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length;
   if (size > MAX_FRONT_MATTER_FILE_BYTES) {
     return {
       ok: false,
       diagnostics: [
-        diagnostic({ file, line: 1, ruleId: 'artifact/too-large', message: `file is ${size} bytes; artifacts over ${MAX_FRONT_MATTER_FILE_BYTES} bytes are refused without being parsed` }),
+        diagnostic({
+          file,
+          line: 1,
+          ruleId: 'artifact/too-large',
+          message: `file is ${size} bytes; artifacts over ${MAX_FRONT_MATTER_FILE_BYTES} bytes are refused without being parsed`,
+        }),
       ],
     };
   }
@@ -59,13 +67,19 @@ export function decodeText(bytes: Buffer | string, file: string): { ok: true; te
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      return { ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'artifact/binary', message: 'file is not valid UTF-8 text (binary content)' })] };
+      return {
+        ok: false,
+        diagnostics: [diagnostic({ file, line: 1, ruleId: 'artifact/binary', message: 'file is not valid UTF-8 text (binary content)' })],
+      };
     }
   }
   const nul = text.indexOf('\0');
   if (nul !== -1) {
     const line = lineAt(text, nul);
-    return { ok: false, diagnostics: [diagnostic({ file, line, ruleId: 'artifact/binary', message: 'file contains a NUL byte (binary content)' })] };
+    return {
+      ok: false,
+      diagnostics: [diagnostic({ file, line, ruleId: 'artifact/binary', message: 'file contains a NUL byte (binary content)' })],
+    };
   }
   return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
 }
@@ -84,18 +98,39 @@ export interface FenceInfo {
 export function findFence(text: string, file: string): { ok: true; fence: FenceInfo } | { ok: false; result: FrontMatterResult } {
   const firstBreak = text.indexOf('\n');
   const first = (firstBreak === -1 ? text : text.slice(0, firstBreak)).replace(/\r$/, '');
-  if (!first.startsWith('---')) return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', 'file does not start with a YAML front matter block ("---")') };
+  if (!first.startsWith('---'))
+    return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', 'file does not start with a YAML front matter block ("---")') };
   const lang = first.slice(3).trim();
   if (lang !== '') {
     if (CODE_LANGUAGES.has(lang.toLowerCase())) {
-      return { ok: false, result: fail(file, 1, 'artifact/front-matter-language', `front matter language "${lang}" is code and is never executed; write YAML between plain "---" fences`) };
+      return {
+        ok: false,
+        result: fail(
+          file,
+          1,
+          'artifact/front-matter-language',
+          `front matter language "${lang}" is code and is never executed; write YAML between plain "---" fences`,
+        ),
+      };
     }
     if (/^-+$/.test(lang) || /^-/.test(first.slice(3))) {
       return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', 'file does not start with a YAML front matter block ("---")') };
     }
-    return { ok: false, result: fail(file, 1, 'artifact/front-matter-language', `front matter language "${lang}" is not supported; only YAML between plain "---" fences is read`) };
+    return {
+      ok: false,
+      result: fail(
+        file,
+        1,
+        'artifact/front-matter-language',
+        `front matter language "${lang}" is not supported; only YAML between plain "---" fences is read`,
+      ),
+    };
   }
-  if (firstBreak === -1) return { ok: false, result: fail(file, 1, 'artifact/unclosed-front-matter', 'front matter opened on line 1 is never closed with "---"') };
+  if (firstBreak === -1)
+    return {
+      ok: false,
+      result: fail(file, 1, 'artifact/unclosed-front-matter', 'front matter opened on line 1 is never closed with "---"'),
+    };
   let pos = firstBreak + 1;
   let line = 2;
   while (pos <= text.length) {
@@ -104,7 +139,15 @@ export function findFence(text: string, file: string): { ok: true; fence: FenceI
     if (/^---[ \t]*\r?$/.test(raw)) return { ok: true, fence: { closeLine: line, end: nl === -1 ? text.length : nl + 1 } };
     // gray-matter would close here and remark would not: refuse rather than let readers disagree.
     if (raw.startsWith('---')) {
-      return { ok: false, result: fail(file, line, 'artifact/ambiguous-fence', 'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"') };
+      return {
+        ok: false,
+        result: fail(
+          file,
+          line,
+          'artifact/ambiguous-fence',
+          'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"',
+        ),
+      };
     }
     if (nl === -1) break;
     pos = nl + 1;
@@ -131,7 +174,12 @@ function refuseHostileKeys(doc: Document, lineOf: (offset: number) => { line: nu
     Pair(_, pair) {
       if (isPair(pair) && isScalar(pair.key) && typeof pair.key.value === 'string' && REFUSED_KEYS.has(pair.key.value)) {
         const pos = lineOf(pair.key.range?.[0] ?? 0);
-        found = new YamlRefusal('artifact/hostile-key', pos.line, pos.col, `key "${pair.key.value}" is refused (it could reach an object prototype)`);
+        found = new YamlRefusal(
+          'artifact/hostile-key',
+          pos.line,
+          pos.col,
+          `key "${pair.key.value}" is refused (it could reach an object prototype)`,
+        );
         return visit.BREAK;
       }
       return undefined;
@@ -154,7 +202,15 @@ function refuseHostileKeys(doc: Document, lineOf: (offset: number) => { line: nu
  * YAML's first line, for messages. Throws YamlRefusal (caught by the readers).
  */
 function parseYaml12Or(yaml: string, firstLine: number): FrontMatterData {
-  const doc = parseDocument(yaml, { version: '1.2', schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false, strict: true, stringKeys: true });
+  const doc = parseDocument(yaml, {
+    version: '1.2',
+    schema: 'core',
+    customTags: [],
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+    stringKeys: true,
+  });
   const lineOf = (offset: number): { line: number; col: number } => {
     const at = positionAt(yaml, offset);
     return { line: firstLine + at.line - 1, col: at.column };
@@ -174,7 +230,8 @@ function parseYaml12Or(yaml: string, firstLine: number): FrontMatterData {
     throw new YamlRefusal('artifact/yaml', firstLine, 1, `YAML refused: ${message} (aliases are capped at ${MAX_ALIAS_COUNT})`);
   }
   if (value === null || value === undefined) return Object.create(null) as FrontMatterData;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new YamlRefusal('artifact/yaml', firstLine, 1, 'front matter must be a YAML mapping (key: value lines)');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new YamlRefusal('artifact/yaml', firstLine, 1, 'front matter must be a YAML mapping (key: value lines)');
   // A null-prototype copy: no inherited keys can be confused with fields.
   return Object.assign(Object.create(null) as FrontMatterData, value);
 }
@@ -212,7 +269,12 @@ export function readFrontMatter(bytes: Buffer | string, file: string): FrontMatt
       called = true;
       // gray-matter closes at the first "\n---" even mid-line; insist it agrees with the real fence.
       if (trimBreaks(str) !== trimBreaks(yaml)) {
-        throw new YamlRefusal('artifact/unclosed-front-matter', 2, 1, 'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"');
+        throw new YamlRefusal(
+          'artifact/unclosed-front-matter',
+          2,
+          1,
+          'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"',
+        );
       }
       return parseYaml12Or(yaml, 2);
     },

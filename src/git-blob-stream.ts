@@ -13,7 +13,9 @@ interface Pending {
   readonly deliver: (data: Buffer | null) => void;
 }
 
-type ParseState = { readonly kind: 'header'; readonly parts: Buffer[] } | { readonly kind: 'body'; readonly size: number; remaining: number; readonly parts: Buffer[] };
+type ParseState =
+  | { readonly kind: 'header'; readonly parts: Buffer[] }
+  | { readonly kind: 'body'; readonly size: number; remaining: number; readonly parts: Buffer[] };
 
 export class BlobStream {
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;

@@ -48,7 +48,12 @@ function parseCommitAt(out: Buffer, pos: number, final: boolean): ParsedCommit |
     if (!final) return null;
     end = out.length;
   }
-  const [sha = '', ...parents] = out.subarray(pos + 1, end).toString('utf8').trim().split(' ').filter((s) => s !== '');
+  const [sha = '', ...parents] = out
+    .subarray(pos + 1, end)
+    .toString('utf8')
+    .trim()
+    .split(' ')
+    .filter((s) => s !== '');
   let p = end + 1;
   if (out[p] === 0x0a) p += 1;
   const recordStart = p;
@@ -143,7 +148,17 @@ export async function historyCommits(root: string, head: string, range: HistoryR
   return parseLogRaw(out);
 }
 
-const LOG_ARGS = ['--format=%x01%H %P', '--raw', '-z', '--no-abbrev', '--no-renames', '--no-ext-diff', '--no-textconv', '--diff-merges=first-parent', '--root'];
+const LOG_ARGS = [
+  '--format=%x01%H %P',
+  '--raw',
+  '-z',
+  '--no-abbrev',
+  '--no-renames',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--diff-merges=first-parent',
+  '--root',
+];
 
 /** How many commits a range has (`git rev-list --count`), for a progress line. */
 export async function countCommits(root: string, head: string, range: HistoryRange = {}): Promise<number> {

@@ -178,7 +178,13 @@ export async function operationParents(root: string, op: Operation, env: NodeJS.
     } catch {
       text = '';
     }
-    const heads = [...text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40,64}$/.test(l)), ...mergeHeadsFromEnv(env)];
+    const heads = [
+      ...text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => /^[0-9a-f]{40,64}$/.test(l)),
+      ...mergeHeadsFromEnv(env),
+    ];
     for (const sha of [...new Set(heads)]) out.push({ name: 'MERGE_HEAD', sha });
   } else {
     const name = op === 'cherry-pick' ? 'CHERRY_PICK_HEAD' : op === 'rebase' ? 'REBASE_HEAD' : 'REVERT_HEAD^';

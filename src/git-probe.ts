@@ -30,9 +30,18 @@ export interface CommitState {
  * paths first and then the sha; when HEAD does not resolve it still prints the paths and exits 1.
  */
 export async function commitState(root: string): Promise<CommitState> {
-  const r = await runGit(root, ['rev-parse', ...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]), '--verify', '--quiet', 'HEAD^{commit}']);
+  const r = await runGit(root, [
+    'rev-parse',
+    ...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]),
+    '--verify',
+    '--quiet',
+    'HEAD^{commit}',
+  ]);
   if (r.code !== 0 && r.code !== 1) return { head: null, operation: null };
-  const lines = r.stdout.toString('utf8').split('\n').filter((l) => l !== '');
+  const lines = r.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   if (lines.length < OPERATION_FILES.length) return { head: null, operation: null };
   const head = r.code === 0 ? (lines[OPERATION_FILES.length] ?? null) : null;
   return { head, operation: operationFrom(root, lines) };

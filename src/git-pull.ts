@@ -30,12 +30,15 @@ export function sourceProblem(source: string): string | null {
   if (source.trim() === '') return 'is empty';
   if (source.startsWith('-')) return 'starts with "-" (it would be read as a git option)';
   if (/[\0\r\n]/.test(source)) return 'contains a control character';
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(source)) return 'uses a git remote helper ("<transport>::…"), which runs a program; give a path or an http(s), ssh, git or file URL';
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(source))
+    return 'uses a git remote helper ("<transport>::…"), which runs a program; give a path or an http(s), ssh, git or file URL';
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(source);
   if (scheme) {
-    if (!ALLOWED_SCHEMES.has(scheme[1]!.toLowerCase())) return `uses the unsupported transport "${scheme[1]}" (use http, https, ssh, git, file or a path)`;
+    if (!ALLOWED_SCHEMES.has(scheme[1]!.toLowerCase()))
+      return `uses the unsupported transport "${scheme[1]}" (use http, https, ssh, git, file or a path)`;
     try {
-      if (new URL(source).password !== '') return 'has a password in it; use a git credential helper instead (the URL is recorded in sources.json)';
+      if (new URL(source).password !== '')
+        return 'has a password in it; use a git credential helper instead (the URL is recorded in sources.json)';
     } catch {
       // git may accept URLs WHATWG does not (ssh://host:~/x); let git judge
     }
@@ -63,7 +66,8 @@ export function refProblem(ref: string): string | null {
   if (ref.startsWith('-')) return 'starts with "-"';
   if (/^[0-9a-f]{7,64}$/i.test(ref) || ref === 'HEAD') return null;
   // The subset of git-check-ref-format rules that matter for a fetch refspec.
-  if (/[\0-\x20\x7f~^:?*[\\]/.test(ref)) return 'contains a character git does not allow in a ref name (space, ~ ^ : ? * [ \\ or a control character)';
+  if (/[\0-\x20\x7f~^:?*[\\]/.test(ref))
+    return 'contains a character git does not allow in a ref name (space, ~ ^ : ? * [ \\ or a control character)';
   if (ref.includes('..') || ref.includes('@{') || ref.includes('//')) return 'contains "..", "@{" or "//"';
   if (ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock') || ref.startsWith('/')) return 'is not a valid ref name';
   return null;
@@ -118,7 +122,10 @@ const PRIVATE_REF = 'refs/findings-pull/source';
  * Fetches `ref` (default HEAD) of a source into a temporary bare repository (depth 1: only the
  * tree at that commit is needed). Returns the fetched source or why it could not be read.
  */
-export async function fetchSource(source: ClassifiedSource, ref: string): Promise<{ ok: true; source: FetchedSource } | { ok: false; failure: FetchFailure }> {
+export async function fetchSource(
+  source: ClassifiedSource,
+  ref: string,
+): Promise<{ ok: true; source: FetchedSource } | { ok: false; failure: FetchFailure }> {
   if (source.kind === 'local') {
     let isDir = false;
     try {
@@ -126,14 +133,30 @@ export async function fetchSource(source: ClassifiedSource, ref: string): Promis
     } catch {
       isDir = false;
     }
-    if (!isDir) return { ok: false, failure: { kind: 'missing', message: existsSync(source.location) ? 'is not a directory' : 'does not exist' } };
+    if (!isDir)
+      return { ok: false, failure: { kind: 'missing', message: existsSync(source.location) ? 'is not a directory' : 'does not exist' } };
   }
   const { dir, dispose } = makePullTempDir(); // removed on return, error and SIGINT/SIGTERM
   try {
     const env = isolatedEnv(dir);
     const init = await runGit(dir, ['init', '--bare', '--quiet', dir], { env: isolatedEnv(undefined) });
     if (init.code !== 0) throw new Error(`cannot create a temporary repository: ${gitReason(init)}`);
-    const fetch = await runGit(dir, [...transportConfig(source), 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--depth=1', '--', source.location, `+${ref}:${PRIVATE_REF}`], { env });
+    const fetch = await runGit(
+      dir,
+      [
+        ...transportConfig(source),
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--no-recurse-submodules',
+        '--depth=1',
+        '--',
+        source.location,
+        `+${ref}:${PRIVATE_REF}`,
+      ],
+      { env },
+    );
     if (fetch.code !== 0) {
       dispose();
       const reason = gitReason(fetch);
@@ -196,9 +219,13 @@ async function catFileBatch(dir: string, env: NodeJS.ProcessEnv, shas: readonly 
  * The commit a source's ref points at now, without fetching (`git ls-remote`), for
  * `pull --check`. A ref that is a full sha is pinned: it is its own answer.
  */
-export async function remoteCommit(source: ClassifiedSource, ref: string): Promise<{ ok: true; commit: string } | { ok: false; failure: FetchFailure }> {
+export async function remoteCommit(
+  source: ClassifiedSource,
+  ref: string,
+): Promise<{ ok: true; commit: string } | { ok: false; failure: FetchFailure }> {
   if (/^[0-9a-f]{40}$/i.test(ref) || /^[0-9a-f]{64}$/i.test(ref)) return { ok: true, commit: ref.toLowerCase() };
-  if (source.kind === 'local' && !existsSync(source.location)) return { ok: false, failure: { kind: 'missing', message: 'does not exist' } };
+  if (source.kind === 'local' && !existsSync(source.location))
+    return { ok: false, failure: { kind: 'missing', message: 'does not exist' } };
   // Never from inside the source: git would load its local config (core.sshCommand, url.*.insteadOf
   // can run programs). An empty private bare repository gives ls-remote a harmless config.
   const { dir, dispose } = makePullTempDir();
@@ -211,7 +238,10 @@ export async function remoteCommit(source: ClassifiedSource, ref: string): Promi
     dispose();
   }
   if (r.code !== 0) {
-    const kind = /does not appear to be a git repository|not a git repository/i.test(r.stderr) && source.kind === 'local' ? 'not-a-repository' : 'unreachable';
+    const kind =
+      /does not appear to be a git repository|not a git repository/i.test(r.stderr) && source.kind === 'local'
+        ? 'not-a-repository'
+        : 'unreachable';
     return { ok: false, failure: { kind, message: gitReason(r) } };
   }
   const commit = pickRemoteRef(r.stdout.toString('utf8'), ref);

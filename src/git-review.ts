@@ -98,7 +98,10 @@ async function trailerValues(root: string, revs: string[]): Promise<string[]> {
 export async function commitsTouching(root: string, from: string | null, to: string, file: string): Promise<string[]> {
   const r = await runGit(root, ['log', '--reverse', '--format=%H', from === null ? to : `${from}..${to}`, '--', file]);
   if (r.code !== 0) return [];
-  return r.stdout.toString('utf8').split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+  return r.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
 }
 
 /**
@@ -110,7 +113,10 @@ export function commitBlobFiles(root: string, commit: string): RepoFiles {
   const prefetch = async (files: readonly string[]): Promise<void> => {
     const wanted = files.filter((f) => !cache.has(f));
     if (wanted.length === 0) return;
-    const objects = await readObjects(root, wanted.map((f) => `${commit}:${f}`));
+    const objects = await readObjects(
+      root,
+      wanted.map((f) => `${commit}:${f}`),
+    );
     for (const f of wanted) cache.set(f, objects.get(`${commit}:${f}`) ?? null);
   };
   return {
@@ -132,6 +138,9 @@ export function commitBlobFiles(root: string, commit: string): RepoFiles {
 
 /** `<sha>:<path>` contents for many commits at once (e.g. roles.json at every commit that added a waiver). */
 export async function fileAtCommits(root: string, file: string, commits: readonly string[]): Promise<Map<string, Buffer | null>> {
-  const objects = await readObjects(root, commits.map((c) => `${c}:${file}`));
+  const objects = await readObjects(
+    root,
+    commits.map((c) => `${c}:${file}`),
+  );
   return new Map(commits.map((c) => [c, objects.get(`${c}:${file}`) ?? null]));
 }

@@ -64,7 +64,9 @@ export function jsonErrorReason(error: unknown): string {
   return `invalid JSON: ${once.replace(/\r?\n/g, '\\n')}`;
 }
 
-export type JsonDocument = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly line: number; readonly column: number; readonly reason: string };
+export type JsonDocument =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly line: number; readonly column: number; readonly reason: string };
 
 /**
  * Parses a whole JSON document (BOM dropped). On failure, the 1-based line and column come from

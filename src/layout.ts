@@ -42,7 +42,8 @@ const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\..*)?$/i;
  */
 export function idFileNameProblem(id: string): string | null {
   if (!SAFE_ID.test(id)) return `must match ${SAFE_ID.source}`;
-  if (WINDOWS_RESERVED.test(id)) return `is a device name Windows reserves (${id.split('.')[0]!.toUpperCase()}), so Windows checkouts cannot create its file`;
+  if (WINDOWS_RESERVED.test(id))
+    return `is a device name Windows reserves (${id.split('.')[0]!.toUpperCase()}), so Windows checkouts cannot create its file`;
   if (/[. ]$/.test(id)) return 'ends with a dot or a space, which Windows drops from file names';
   return null;
 }

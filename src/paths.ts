@@ -56,7 +56,10 @@ export function resolveInsideRoot(root: string, rel: string): { abs: string } | 
       try {
         real = realpathSync(probe);
       } catch {
-        return { problem: probe === abs ? 'is a symlink that does not resolve' : `is under ${displayPath(root, probe)}, a symlink that does not resolve` };
+        return {
+          problem:
+            probe === abs ? 'is a symlink that does not resolve' : `is under ${displayPath(root, probe)}, a symlink that does not resolve`,
+        };
       }
       return isInside(realRoot, real) ? { abs } : { problem: 'leaves the repository through a symlink' };
     }

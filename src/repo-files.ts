@@ -54,11 +54,13 @@ export function worktreeFiles(root: string): RepoFiles {
         const st = await lstat(abs);
         if (st.isSymbolicLink()) return Buffer.from(await readlink(abs), 'utf8');
         // A folder (or a socket…) where a file should be is unreadable input, not a missing file.
-        if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL', path: file });
+        if (!st.isFile())
+          throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL', path: file });
         return await readFile(abs);
       } catch (error) {
         if (isNotFound(error)) return null;
-        if ((error as { code?: string }).code === 'ENOTDIR') throw Object.assign(new Error(`${file}: a parent folder is a file`), { code: 'ENOTDIR', path: file });
+        if ((error as { code?: string }).code === 'ENOTDIR')
+          throw Object.assign(new Error(`${file}: a parent folder is a file`), { code: 'ENOTDIR', path: file });
         throw error;
       }
     },
@@ -90,7 +92,10 @@ function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>
   const prefetch = async (files: readonly string[]): Promise<void> => {
     const map = await entries();
     const wanted = files.filter((f) => !cache.has(f));
-    const objects = await readObjects(root, wanted.flatMap((f) => (map.has(f) ? [map.get(f)!.sha] : [])));
+    const objects = await readObjects(
+      root,
+      wanted.flatMap((f) => (map.has(f) ? [map.get(f)!.sha] : [])),
+    );
     for (const f of wanted) {
       const e = map.get(f);
       cache.set(f, e ? (objects.get(e.sha) ?? null) : null);

@@ -11,7 +11,17 @@ import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { packageFile } from './package-root.js';
 
-export type SchemaName = 'finding-registry' | 'finding-artifact' | 'constraint-index' | 'review-event' | 'task' | 'roles' | 'config' | 'candidate' | 'measurement' | 'sources';
+export type SchemaName =
+  | 'finding-registry'
+  | 'finding-artifact'
+  | 'constraint-index'
+  | 'review-event'
+  | 'task'
+  | 'roles'
+  | 'config'
+  | 'candidate'
+  | 'measurement'
+  | 'sources';
 
 let ajv: Ajv2020 | null = null;
 const compiled = new Map<SchemaName, ValidateFunction>();

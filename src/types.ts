@@ -232,7 +232,14 @@ export const ENTRY_KEYS = [
 ] as const;
 export const APPLIES_TO_KEYS = ['scope', 'issue_types', 'path_globs', 'languages'] as const;
 export const DETECTOR_KEYS = ['kind', 'mode', 'pattern', 'exclude', 'companion', 'command', 'message'] as const;
-export const EVIDENCE_KEYS = ['positive_refs', 'negative_control_refs', 'precision_evidence_ref', 'shadow_samples', 'true_positives', 'false_positives'] as const;
+export const EVIDENCE_KEYS = [
+  'positive_refs',
+  'negative_control_refs',
+  'precision_evidence_ref',
+  'shadow_samples',
+  'true_positives',
+  'false_positives',
+] as const;
 
 /** Key order inside `applies_to` (index entries and measurements share it). */
 export const APPLIES_TO_KEY_ORDER = APPLIES_TO_KEYS;
@@ -241,7 +248,14 @@ export const APPLIES_TO_KEY_ORDER = APPLIES_TO_KEYS;
 export const DETECTOR_KEY_ORDER = DETECTOR_KEYS;
 
 /** Key order for index.json and its entries. */
-export const CONSTRAINT_KEY_ORDER = ['schema_version', 'constraints', ...ENTRY_KEYS, ...APPLIES_TO_KEYS, ...DETECTOR_KEYS, ...EVIDENCE_KEYS] as const;
+export const CONSTRAINT_KEY_ORDER = [
+  'schema_version',
+  'constraints',
+  ...ENTRY_KEYS,
+  ...APPLIES_TO_KEYS,
+  ...DETECTOR_KEYS,
+  ...EVIDENCE_KEYS,
+] as const;
 
 /** The prefix constraint ids had in earlier releases (`c-<finding id>`); still accepted on input. */
 export const LEGACY_ID_PREFIX = 'c-';

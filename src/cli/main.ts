@@ -24,22 +24,38 @@ interface CommandEntry {
 
 /** The explicit, ordered command list (help shows it in this order). */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'validate', summary: 'check the registry, artifacts, constraint index and review ledgers', load: () => import('./commands/validate.js') },
+  {
+    name: 'validate',
+    summary: 'check the registry, artifacts, constraint index and review ledgers',
+    load: () => import('./commands/validate.js'),
+  },
   { name: 'add', summary: 'add or merge registry entries (by dedup_key)', load: () => import('./commands/add.js') },
   { name: 'rank', summary: 'rank active findings for a piece of work', load: () => import('./commands/rank.js') },
   { name: 'cite', summary: 'record that findings were cited (hit_count, last_cited)', load: () => import('./commands/cite.js') },
   { name: 'retire', summary: 'retire or supersede a registry entry', load: () => import('./commands/retire.js') },
-  { name: 'compile', summary: 'promote findings and compile planning rules, pre-mortem checks and constraints', load: () => import('./commands/compile.js') },
+  {
+    name: 'compile',
+    summary: 'promote findings and compile planning rules, pre-mortem checks and constraints',
+    load: () => import('./commands/compile.js'),
+  },
   { name: 'check', summary: 'apply the constraint index to staged, named, range or all files', load: () => import('./commands/check.js') },
   { name: 'hook', summary: 'run a git hook (pre-commit, pre-push)', load: () => import('./commands/hook.js') },
-  { name: 'init', summary: 'set up hooks, .gitattributes and the .agents/ layout in a repository', load: () => import('./commands/init.js') },
+  {
+    name: 'init',
+    summary: 'set up hooks, .gitattributes and the .agents/ layout in a repository',
+    load: () => import('./commands/init.js'),
+  },
   { name: 'doctor', summary: 'report what is missing or wrong in the set-up', load: () => import('./commands/doctor.js') },
   { name: 'review', summary: 'the review ledger: file, resolve, submit, pass, waive, show', load: () => import('./commands/review.js') },
   { name: 'recur', summary: 'turn recurring review findings into advisory registry candidates', load: () => import('./commands/recur.js') },
   { name: 'constraint', summary: 'measure, label, activate and retire constraints', load: () => import('./commands/constraint.js') },
   { name: 'ttl', summary: 'list (or retire) findings past their ttl_days', load: () => import('./commands/ttl.js') },
   { name: 'pull', summary: "import another repository's findings", load: () => import('./commands/pull.js') },
-  { name: 'explain', summary: 'trace a constraint or finding back to the review that taught it', load: () => import('./commands/explain.js') },
+  {
+    name: 'explain',
+    summary: 'trace a constraint or finding back to the review that taught it',
+    load: () => import('./commands/explain.js'),
+  },
 ];
 
 function helpText(): string {
@@ -69,8 +85,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    const hint = didYouMean(name, COMMANDS.map((c) => c.name));
-    io.stderr.write(hint ? `findings: unknown command "${name}"${hint}\nRun \`findings --help\` for the list of commands.\n` : `findings: unknown command "${name}"\n\n${helpText()}`);
+    const hint = didYouMean(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    io.stderr.write(
+      hint
+        ? `findings: unknown command "${name}"${hint}\nRun \`findings --help\` for the list of commands.\n`
+        : `findings: unknown command "${name}"\n\n${helpText()}`,
+    );
     return ExitCode.Usage;
   }
   try {

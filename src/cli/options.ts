@@ -152,7 +152,10 @@ export class Output {
 export function listOption(values: string | readonly string[] | undefined): string[] {
   if (values === undefined) return [];
   const arr = typeof values === 'string' ? [values] : values;
-  return arr.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return arr
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** commander collector for repeatable options. */

@@ -19,7 +19,11 @@ export type IndexParse =
  */
 export function parseConstraintIndex(text: string, file: string = Layout.constraintIndex): IndexParse {
   const doc = parseJsonDocument(text);
-  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'constraint-index/invalid-json', message: doc.reason })] };
+  if (!doc.ok)
+    return {
+      ok: false,
+      diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'constraint-index/invalid-json', message: doc.reason })],
+    };
   const value = doc.value;
   const problems = validate('constraint-index', value);
   if (problems.length > 0) {
@@ -29,7 +33,10 @@ export function parseConstraintIndex(text: string, file: string = Layout.constra
   const seen = new Set<string>();
   const dups: Diagnostic[] = [];
   for (const c of index.constraints) {
-    if (seen.has(c.id)) dups.push(diagnostic({ file, line: 1, ruleId: 'constraint-index/duplicate-id', message: `constraint id "${c.id}" appears more than once` }));
+    if (seen.has(c.id))
+      dups.push(
+        diagnostic({ file, line: 1, ruleId: 'constraint-index/duplicate-id', message: `constraint id "${c.id}" appears more than once` }),
+      );
     seen.add(c.id);
   }
   return dups.length > 0 ? { ok: false, diagnostics: dups } : { ok: true, index };

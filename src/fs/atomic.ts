@@ -79,7 +79,8 @@ export function writeAll(fd: number, buffer: Buffer, ops: Pick<WriteOps, 'write'
   let offset = 0;
   while (offset < buffer.length) {
     const n = ops.write(fd, buffer, offset, buffer.length - offset);
-    if (!Number.isInteger(n) || n <= 0) throw Object.assign(new Error(`write made no progress at byte ${offset} of ${buffer.length}`), { code: 'EIO' });
+    if (!Number.isInteger(n) || n <= 0)
+      throw Object.assign(new Error(`write made no progress at byte ${offset} of ${buffer.length}`), { code: 'EIO' });
     offset += n;
   }
 }

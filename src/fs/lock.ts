@@ -63,7 +63,11 @@ export function processStartTime(pid: number): string | null {
   }
   if (process.platform === 'win32') return null;
   try {
-    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2000,
+    }).trim();
     return out === '' ? null : out;
   } catch {
     return null;
@@ -201,7 +205,13 @@ export async function acquireLock(abs: string, options: LockOptions = {}): Promi
   const pollMs = options.pollMs ?? 10;
   const warn = options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`));
   mkdirSync(path.dirname(abs), { recursive: true });
-  const me: LockOwner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), start: ownStartTime(), created: Date.now() };
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    start: ownStartTime(),
+    created: Date.now(),
+  };
   const deadline = Date.now() + timeoutMs;
   let lastHolder: number | null = null;
   let detail = '';
@@ -229,7 +239,9 @@ export async function acquireLock(abs: string, options: LockOptions = {}): Promi
         const age = lockAge(abs, owner);
         const where = owner.host === me.host ? '' : ` on host ${owner.host}`;
         if (age !== null && age > staleMs) {
-          warn(`findings: taking over the lock ${abs} of process ${owner.pid}${where}: it is ${Math.round(age / 1000)} s old, older than ${Math.round(staleMs / 1000)} s (FINDINGS_LOCK_STALE_MS), and its holder cannot be checked from here`);
+          warn(
+            `findings: taking over the lock ${abs} of process ${owner.pid}${where}: it is ${Math.round(age / 1000)} s old, older than ${Math.round(staleMs / 1000)} s (FINDINGS_LOCK_STALE_MS), and its holder cannot be checked from here`,
+          );
           removeIfHeldBy(abs, owner.token);
           continue;
         }

@@ -18,12 +18,22 @@ export function repoTarget(root: string, rel: string): string {
 }
 
 /** Writes `rel` under `root` atomically, after the containment check. */
-export async function writeRepoFile(root: string, rel: string, data: string | Buffer, options: Omit<AtomicOptions, 'display'> = {}): Promise<void> {
+export async function writeRepoFile(
+  root: string,
+  rel: string,
+  data: string | Buffer,
+  options: Omit<AtomicOptions, 'display'> = {},
+): Promise<void> {
   await writeFileAtomically(repoTarget(root, rel), data, { ...options, display: rel });
 }
 
 /** Writes `rel` only when its bytes differ, after the containment check. */
-export async function writeRepoFileIfChanged(root: string, rel: string, data: string, options: Omit<AtomicOptions, 'display'> = {}): Promise<'created' | 'updated' | 'unchanged'> {
+export async function writeRepoFileIfChanged(
+  root: string,
+  rel: string,
+  data: string,
+  options: Omit<AtomicOptions, 'display'> = {},
+): Promise<'created' | 'updated' | 'unchanged'> {
   return writeIfChanged(repoTarget(root, rel), data, { ...options, display: rel });
 }
 

@@ -39,27 +39,53 @@ const LISTED_VIOLATIONS = 20;
  * Why a constraint may not be activated (empty = it may). Pure. `scan` holds only the violations
  * its baseline does not cover; `baselined` counts those it does (docs/lifecycle.md, "Baseline").
  */
-export function activationRefusals(entry: ConstraintEntry, measurement: MeasurementRead, scan: TreeScan | null, config: Config, head: string | null, baselined = 0): Diagnostic[] {
+export function activationRefusals(
+  entry: ConstraintEntry,
+  measurement: MeasurementRead,
+  scan: TreeScan | null,
+  config: Config,
+  head: string | null,
+  baselined = 0,
+): Diagnostic[] {
   const file = measurementPath(entry.id);
   const out: Diagnostic[] = [];
   const refuse = (rule: string, message: string, at: { file?: string; line?: number; column?: number } = {}): void => {
-    out.push(diagnostic({ file: at.file ?? file, line: at.line ?? 0, column: at.column ?? 0, ruleId: `lifecycle/${rule}`, message: `cannot activate ${entry.id}: ${message}` }));
+    out.push(
+      diagnostic({
+        file: at.file ?? file,
+        line: at.line ?? 0,
+        column: at.column ?? 0,
+        ruleId: `lifecycle/${rule}`,
+        message: `cannot activate ${entry.id}: ${message}`,
+      }),
+    );
   };
-  if (entry.status !== 'shadow') refuse('not-shadow', `its status is "${entry.status}"; only shadow constraints can be activated`, { file: Layout.constraintIndex });
+  if (entry.status !== 'shadow')
+    refuse('not-shadow', `its status is "${entry.status}"; only shadow constraints can be activated`, { file: Layout.constraintIndex });
   if (measurement.kind === 'missing') {
     refuse('no-measurement', `there is no measurement (${file}); run \`findings constraint measure ${entry.id}\` and label its hits`);
   } else if (measurement.kind === 'invalid') {
     out.push(...measurement.diagnostics);
   } else {
     const m = measurement.measurement;
-    if (isStale(entry, m)) refuse('stale-measurement', `the detector or applies_to changed since the measurement at ${m.measured_at_commit.slice(0, 8)}; run \`findings constraint measure ${entry.id}\` again`);
+    if (isStale(entry, m))
+      refuse(
+        'stale-measurement',
+        `the detector or applies_to changed since the measurement at ${m.measured_at_commit.slice(0, 8)}; run \`findings constraint measure ${entry.id}\` again`,
+      );
     const s = summarize(m);
     if (s.labelled < config.minLabelledHits) {
       const unlabelled = s.hits - s.labelled;
-      refuse('too-few-labels', `${s.labelled} labelled hit(s) < ${config.minLabelledHits} required (${config.minLabelledHits - s.labelled} more needed; ${unlabelled} hit(s) unlabelled)`);
+      refuse(
+        'too-few-labels',
+        `${s.labelled} labelled hit(s) < ${config.minLabelledHits} required (${config.minLabelledHits - s.labelled} more needed; ${unlabelled} hit(s) unlabelled)`,
+      );
     }
     if (s.labelled > 0 && !meetsPrecision(s.true_positives, s.labelled, config.minPrecision)) {
-      refuse('low-precision', `precision ${formatRatio(s.precision)} (${formatInterval(s.true_positives, s.labelled)}) < ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} labelled hits true)`);
+      refuse(
+        'low-precision',
+        `precision ${formatRatio(s.precision)} (${formatInterval(s.true_positives, s.labelled)}) < ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} labelled hits true)`,
+      );
     }
   }
   if (scan !== null) {
@@ -67,12 +93,17 @@ export function activationRefusals(entry: ConstraintEntry, measurement: Measurem
     if (scan.violations.length > 0) {
       const files = new Set(scan.violations.map((v) => v.path)).size;
       const inBaseline = baselined > 0 ? ` not in its baseline (${baselined} baselined)` : '';
-      refuse('current-violations', `${scan.violations.length} violation(s) in ${files} file(s) of the current tree (${where})${inBaseline} > 0 allowed`, { file: Layout.constraintIndex });
+      refuse(
+        'current-violations',
+        `${scan.violations.length} violation(s) in ${files} file(s) of the current tree (${where})${inBaseline} > 0 allowed`,
+        { file: Layout.constraintIndex },
+      );
       for (const v of scan.violations.slice(0, LISTED_VIOLATIONS)) {
         refuse('current-violations', `existing violation at ${where}`, { file: v.path, line: v.line, column: v.column });
       }
     }
-    for (const e of scan.errors) refuse('current-evaluation-error', `${e.message} at ${where} (an active constraint fails closed here)`, { file: e.path, line: 1 });
+    for (const e of scan.errors)
+      refuse('current-evaluation-error', `${e.message} at ${where} (an active constraint fails closed here)`, { file: e.path, line: 1 });
   }
   return out;
 }
@@ -92,7 +123,16 @@ export async function activateConstraint(root: string, id: string): Promise<Acti
     if (read.kind !== 'ok') return { diagnostics: indexProblem(read), activated: false };
     const entry = read.index.constraints.find((c) => c.id === id);
     if (!entry) {
-      return { diagnostics: [diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unknown-constraint', message: `no constraint "${id}" in the index` })], activated: false };
+      return {
+        diagnostics: [
+          diagnostic({
+            file: Layout.constraintIndex,
+            ruleId: 'lifecycle/unknown-constraint',
+            message: `no constraint "${id}" in the index`,
+          }),
+        ],
+        activated: false,
+      };
     }
     const head = await resolveCommit(root, 'HEAD');
     const measurement = await readMeasurement(root, id);
@@ -101,7 +141,13 @@ export async function activateConstraint(root: string, id: string): Promise<Acti
     let scan: TreeScan | null = null;
     let baselined = 0;
     if (!prepared.ok) {
-      refusals.push(diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unusable-detector', message: `cannot activate ${id}: ${prepared.problem}` }));
+      refusals.push(
+        diagnostic({
+          file: Layout.constraintIndex,
+          ruleId: 'lifecycle/unusable-detector',
+          message: `cannot activate ${id}: ${prepared.problem}`,
+        }),
+      );
     } else if (entry.status === 'shadow' && head !== null) {
       scan = await scanTree(root, head, prepared, config.matchBudgetMs);
       // Only violations the baseline does not record count (an unreadable baseline records none).
@@ -116,8 +162,16 @@ export async function activateConstraint(root: string, id: string): Promise<Acti
     refusals.push(...activationRefusals(entry, measurement, scan, config, head, baselined));
     if (refusals.length > 0 || measurement.kind !== 'ok') return { diagnostics: [...diagnostics, ...refusals], activated: false };
     const evidence = shadowMeasurementOf(measurement.measurement);
-    const active: ConstraintEntry = { ...entry, status: 'active', enforcement_mode: enforcementFor('active'), evidence: { ...entry.evidence, ...flatEvidence({ ...evidence, evidence_ref: measurement.ref ?? evidence.evidence_ref }) } };
-    await mutateIndexLocked(root, (index) => ({ index: { ...index, constraints: index.constraints.map((c) => (c.id === id ? active : c)) }, result: undefined }));
+    const active: ConstraintEntry = {
+      ...entry,
+      status: 'active',
+      enforcement_mode: enforcementFor('active'),
+      evidence: { ...entry.evidence, ...flatEvidence({ ...evidence, evidence_ref: measurement.ref ?? evidence.evidence_ref }) },
+    };
+    await mutateIndexLocked(root, (index) => ({
+      index: { ...index, constraints: index.constraints.map((c) => (c.id === id ? active : c)) },
+      result: undefined,
+    }));
     return { diagnostics, activated: true, evidence };
   });
 }

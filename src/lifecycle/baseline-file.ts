@@ -79,7 +79,10 @@ export type BaselineParse = { readonly ok: true; readonly baseline: Baseline } |
 
 /** Parses a baseline file; every problem names the file (rule `lifecycle/baseline-invalid`). Pure. */
 export function parseBaseline(text: string, file: string): BaselineParse {
-  const bad = (message: string): BaselineParse => ({ ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'lifecycle/baseline-invalid', message })] });
+  const bad = (message: string): BaselineParse => ({
+    ok: false,
+    diagnostics: [diagnostic({ file, line: 1, ruleId: 'lifecycle/baseline-invalid', message })],
+  });
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -94,7 +97,15 @@ export function parseBaseline(text: string, file: string): BaselineParse {
   const violations: BaselineEntry[] = [];
   for (const [i, v] of (o['violations'] as unknown[]).entries()) {
     const e = v as Record<string, unknown> | null;
-    if (typeof e !== 'object' || e === null || typeof e['path'] !== 'string' || typeof e['line_hash'] !== 'string' || !/^[0-9a-f]{16}$/.test(e['line_hash']) || !Number.isInteger(e['count']) || (e['count'] as number) < 1) {
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      typeof e['path'] !== 'string' ||
+      typeof e['line_hash'] !== 'string' ||
+      !/^[0-9a-f]{16}$/.test(e['line_hash']) ||
+      !Number.isInteger(e['count']) ||
+      (e['count'] as number) < 1
+    ) {
       return bad(`violations[${i}] must be {path, line_hash (16 hex digits), count >= 1}`);
     }
     violations.push({ path: e['path'], line_hash: e['line_hash'], count: e['count'] as number });

@@ -11,7 +11,16 @@ import { writeRepoFileIfChanged } from '../fs/repo-write.js';
 import { resolveCommit } from '../git.js';
 import { Layout } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
-import { baselinePath, baselineSize, buildBaseline, parseBaseline, pruneBaseline, serializeBaseline, type Baseline, type BaselineParse } from './baseline-file.js';
+import {
+  baselinePath,
+  baselineSize,
+  buildBaseline,
+  parseBaseline,
+  pruneBaseline,
+  serializeBaseline,
+  type Baseline,
+  type BaselineParse,
+} from './baseline-file.js';
 import { scanTree } from './current-tree.js';
 import { prepare } from './replay.js';
 import { indexProblem, inside, readIndex, withCompileLock } from './store.js';
@@ -42,25 +51,66 @@ export async function recordBaseline(root: string, id: string, options: { prune:
     const read = await readIndex(root);
     if (read.kind !== 'ok') return refused(indexProblem(read));
     const entry = read.index.constraints.find((c) => c.id === id);
-    if (!entry) return refused([diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unknown-constraint', message: `no constraint "${id}" in the index` })]);
+    if (!entry)
+      return refused([
+        diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unknown-constraint', message: `no constraint "${id}" in the index` }),
+      ]);
     const prepared = prepare(entry);
-    if (!prepared.ok) return refused([diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unusable-detector', message: `cannot baseline ${id}: ${prepared.problem}` })]);
+    if (!prepared.ok)
+      return refused([
+        diagnostic({
+          file: Layout.constraintIndex,
+          ruleId: 'lifecycle/unusable-detector',
+          message: `cannot baseline ${id}: ${prepared.problem}`,
+        }),
+      ]);
     const head = await resolveCommit(root, 'HEAD');
-    if (head === null) return refused([diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/no-head', message: `cannot baseline ${id}: there is no commit yet (the baseline records the tracked files at HEAD)` })]);
+    if (head === null)
+      return refused([
+        diagnostic({
+          file: Layout.constraintIndex,
+          ruleId: 'lifecycle/no-head',
+          message: `cannot baseline ${id}: there is no commit yet (the baseline records the tracked files at HEAD)`,
+        }),
+      ]);
     const scan = await scanTree(root, head, prepared, config.matchBudgetMs);
     // A file that cannot be evaluated gets no entry, so its hits still count at the gate (fail closed).
-    const warnings = scan.errors.map((e) => diagnostic({ file: e.path, line: 1, severity: 'warning', ruleId: 'lifecycle/baseline-evaluation-error', message: `${e.message}; nothing recorded for this file` }));
-    const current = buildBaseline(id, scan.violations.map((v) => ({ path: v.path, lineText: v.lineText })));
+    const warnings = scan.errors.map((e) =>
+      diagnostic({
+        file: e.path,
+        line: 1,
+        severity: 'warning',
+        ruleId: 'lifecycle/baseline-evaluation-error',
+        message: `${e.message}; nothing recorded for this file`,
+      }),
+    );
+    const current = buildBaseline(
+      id,
+      scan.violations.map((v) => ({ path: v.path, lineText: v.lineText })),
+    );
     let next: Baseline = current;
     let dropped: number | undefined;
     if (options.prune) {
       const old = await readBaselineFile(root, id);
-      if (old === null) return refused([diagnostic({ file: baselinePath(id), ruleId: 'lifecycle/no-baseline', message: `there is no baseline for ${id} to prune; record one with \`findings constraint baseline ${id}\`` })]);
+      if (old === null)
+        return refused([
+          diagnostic({
+            file: baselinePath(id),
+            ruleId: 'lifecycle/no-baseline',
+            message: `there is no baseline for ${id} to prune; record one with \`findings constraint baseline ${id}\``,
+          }),
+        ]);
       if (!old.ok) return refused(old.diagnostics);
       ({ baseline: next, dropped } = pruneBaseline(old.baseline, current));
     }
     const file = baselinePath(id);
     const state = await writeRepoFileIfChanged(root, file, serializeBaseline(next));
-    return { diagnostics: [...configProblems, ...warnings], file, state, ...baselineSize(next), ...(dropped !== undefined ? { dropped } : {}) };
+    return {
+      diagnostics: [...configProblems, ...warnings],
+      file,
+      state,
+      ...baselineSize(next),
+      ...(dropped !== undefined ? { dropped } : {}),
+    };
   });
 }

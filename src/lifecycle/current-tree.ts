@@ -22,9 +22,17 @@ export interface TreeScan {
 }
 
 /** Evaluates a prepared constraint on every applicable file of `commit`'s tree. */
-export async function scanTree(root: string, commit: string, prepared: Extract<Prepared, { ok: true }>, budgetMs: number): Promise<TreeScan> {
+export async function scanTree(
+  root: string,
+  commit: string,
+  prepared: Extract<Prepared, { ok: true }>,
+  budgetMs: number,
+): Promise<TreeScan> {
   const entries = (await treeEntries(root, commit)).filter((e) => e.mode !== '160000' && prepared.applies(e.path));
-  const blobs = await readObjects(root, entries.map((e) => e.sha));
+  const blobs = await readObjects(
+    root,
+    entries.map((e) => e.sha),
+  );
   const violations: TreeViolation[] = [];
   const errors: { path: string; message: string }[] = [];
   let files = 0;

@@ -48,8 +48,18 @@ function highlight(text: string, spans: readonly [number, number][]): string {
 }
 
 /** The lines shown for one hit: where it is, then the line with 3 lines of context either side, the match highlighted. Pure. */
-export function renderHit(hit: MeasuredHit, fileText: string | null, spans: readonly [number, number][], position: { index: number; count: number }): string[] {
-  const out = [`hit ${position.index + 1} of ${position.count}: ${visible(hit.id)}`, `  commit ${hit.commit}`, `  ${visible(hit.path)} line ${hit.line}${hit.seen > 0 ? ` (still there ${hit.seen} commit(s) later)` : ''}`, ''];
+export function renderHit(
+  hit: MeasuredHit,
+  fileText: string | null,
+  spans: readonly [number, number][],
+  position: { index: number; count: number },
+): string[] {
+  const out = [
+    `hit ${position.index + 1} of ${position.count}: ${visible(hit.id)}`,
+    `  commit ${hit.commit}`,
+    `  ${visible(hit.path)} line ${hit.line}${hit.seen > 0 ? ` (still there ${hit.seen} commit(s) later)` : ''}`,
+    '',
+  ];
   if (fileText === null) {
     out.push(`  (cannot read ${visible(hit.path)} at ${hit.commit.slice(0, 12)})`);
     return out;
@@ -67,7 +77,11 @@ export function renderHit(hit: MeasuredHit, fileText: string | null, spans: read
   return out;
 }
 
-export type SessionStep = { readonly kind: 'save'; readonly change: HitVerdict } | { readonly kind: 'move' } | { readonly kind: 'quit' } | { readonly kind: 'ignored' };
+export type SessionStep =
+  | { readonly kind: 'save'; readonly change: HitVerdict }
+  | { readonly kind: 'move' }
+  | { readonly kind: 'quit' }
+  | { readonly kind: 'ignored' };
 
 interface Done {
   readonly index: number;
@@ -128,7 +142,12 @@ export interface InteractiveResult {
 }
 
 /** Runs a session over `hits` of the measurement `m`, saving each verdict as it is given. */
-export async function runInteractive(root: string, m: Measurement, hits: readonly MeasuredHit[], term: Terminal): Promise<InteractiveResult> {
+export async function runInteractive(
+  root: string,
+  m: Measurement,
+  hits: readonly MeasuredHit[],
+  term: Terminal,
+): Promise<InteractiveResult> {
   const session = new Session(hits);
   const verdicts = new Map(m.hits.map((h) => [h.id, verdictOf(h)]));
   let summary = summarize(m);
@@ -149,7 +168,9 @@ export async function runInteractive(root: string, m: Measurement, hits: readonl
     if (hit === undefined) screen.push(`all ${hits.length} hit(s) of this session seen`);
     else {
       const text = await textOf(hit);
-      screen.push(...renderHit(hit, text, text === null ? [] : matchSpans(m, text, hit.line), { index: session.index, count: hits.length }));
+      screen.push(
+        ...renderHit(hit, text, text === null ? [] : matchSpans(m, text, hit.line), { index: session.index, count: hits.length }),
+      );
     }
     screen.push('', progressText(summary), hit === undefined ? 'u undo  q quit' : 't true  f false  s skip  u undo  q quit', message);
     term.write(`\x1b[2J\x1b[H${screen.join('\r\n')}`);

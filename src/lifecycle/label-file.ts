@@ -26,7 +26,12 @@ export interface LabelFile {
   readonly problems: Diagnostic[];
 }
 
-const VERDICTS: Readonly<Record<string, HitLabel>> = { tp: 'true_positive', fp: 'false_positive', true_positive: 'true_positive', false_positive: 'false_positive' };
+const VERDICTS: Readonly<Record<string, HitLabel>> = {
+  tp: 'true_positive',
+  fp: 'false_positive',
+  true_positive: 'true_positive',
+  false_positive: 'false_positive',
+};
 
 /** Splits `<id> <rest>` using the known ids first (a path may contain spaces), then the id's own shape. */
 function splitId(text: string, known: ReadonlySet<string>): { id: string; rest: string } | null {
@@ -50,7 +55,14 @@ export function parseLabelFile(text: string, file: string, known: ReadonlySet<st
     if (line === '' || line.startsWith('#')) return;
     const split = splitId(line, known);
     if (split === null) {
-      problems.push(diagnostic({ file, line: i + 1, ruleId: 'lifecycle/bad-label-line', message: `"${line}" is not "<hit-id> tp|fp [note…]" (hit ids look like <commit8>:<path>:<line>)` }));
+      problems.push(
+        diagnostic({
+          file,
+          line: i + 1,
+          ruleId: 'lifecycle/bad-label-line',
+          message: `"${line}" is not "<hit-id> tp|fp [note…]" (hit ids look like <commit8>:<path>:<line>)`,
+        }),
+      );
       return;
     }
     const [word = '', ...note] = split.rest.split(/\s+/).filter((w) => w !== '');
@@ -60,7 +72,14 @@ export function parseLabelFile(text: string, file: string, known: ReadonlySet<st
     }
     const label = VERDICTS[word.toLowerCase()];
     if (label === undefined) {
-      problems.push(diagnostic({ file, line: i + 1, ruleId: 'lifecycle/bad-label-line', message: `"${word}" after ${split.id} is not a verdict: write tp or fp (or ? to skip)` }));
+      problems.push(
+        diagnostic({
+          file,
+          line: i + 1,
+          ruleId: 'lifecycle/bad-label-line',
+          message: `"${word}" after ${split.id} is not a verdict: write tp or fp (or ? to skip)`,
+        }),
+      );
       return;
     }
     verdicts.push({ id: split.id, line: i + 1, label, ...(note.length > 0 ? { note: note.join(' ') } : {}) });

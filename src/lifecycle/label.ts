@@ -18,7 +18,10 @@ export interface HitVerdict {
 }
 
 /** Applies verdicts to hits (the last one for an id wins). Unknown ids are reported; the known ones still get theirs. Pure. */
-export function applyVerdicts(m: Measurement, verdicts: readonly HitVerdict[]): { measurement: Measurement; changed: number; unknown: string[] } {
+export function applyVerdicts(
+  m: Measurement,
+  verdicts: readonly HitVerdict[],
+): { measurement: Measurement; changed: number; unknown: string[] } {
   const wanted = new Map(verdicts.map((v) => [v.id, v.verdict]));
   const known = new Set(m.hits.map((h) => h.id));
   let changed = 0;
@@ -33,8 +36,15 @@ export function applyVerdicts(m: Measurement, verdicts: readonly HitVerdict[]): 
 }
 
 /** Applies one label to the named hits (their notes go). Pure. */
-export function applyLabels(m: Measurement, hitIds: readonly string[], label: HitLabel): { measurement: Measurement; changed: number; unknown: string[] } {
-  return applyVerdicts(m, hitIds.map((id) => ({ id, verdict: { label } })));
+export function applyLabels(
+  m: Measurement,
+  hitIds: readonly string[],
+  label: HitLabel,
+): { measurement: Measurement; changed: number; unknown: string[] } {
+  return applyVerdicts(
+    m,
+    hitIds.map((id) => ({ id, verdict: { label } })),
+  );
 }
 
 export interface LabelResult {
@@ -45,7 +55,11 @@ export interface LabelResult {
 
 /** Labels hits of a constraint's measurement under compile.lock. */
 export function labelHits(root: string, id: string, hitIds: readonly string[], label: HitLabel): Promise<LabelResult> {
-  return applyHitVerdicts(root, id, hitIds.map((h) => ({ id: h, verdict: { label } })));
+  return applyHitVerdicts(
+    root,
+    id,
+    hitIds.map((h) => ({ id: h, verdict: { label } })),
+  );
 }
 
 /** Applies verdicts (labels with notes, or removals) to a constraint's measurement under compile.lock: one atomic write. */
@@ -54,11 +68,27 @@ export async function applyHitVerdicts(root: string, id: string, verdicts: reado
   return withCompileLock(root, async () => {
     const read = await readMeasurement(root, id);
     if (read.kind === 'missing') {
-      return { diagnostics: [diagnostic({ file, ruleId: 'lifecycle/no-measurement', message: `there is no measurement for ${id}; run \`findings constraint measure ${id}\` first` })], changed: 0, summary: null };
+      return {
+        diagnostics: [
+          diagnostic({
+            file,
+            ruleId: 'lifecycle/no-measurement',
+            message: `there is no measurement for ${id}; run \`findings constraint measure ${id}\` first`,
+          }),
+        ],
+        changed: 0,
+        summary: null,
+      };
     }
     if (read.kind === 'invalid') return { diagnostics: [...read.diagnostics], changed: 0, summary: null };
     const r = applyVerdicts(read.measurement, verdicts);
-    const diagnostics = r.unknown.map((h) => diagnostic({ file, ruleId: 'lifecycle/unknown-hit', message: `no hit "${h}" in the measurement of ${id} (hit ids look like <commit8>:<path>:<line>)` }));
+    const diagnostics = r.unknown.map((h) =>
+      diagnostic({
+        file,
+        ruleId: 'lifecycle/unknown-hit',
+        message: `no hit "${h}" in the measurement of ${id} (hit ids look like <commit8>:<path>:<line>)`,
+      }),
+    );
     if (r.changed > 0) await writeMeasurement(root, r.measurement);
     const summary = summarize(r.measurement);
     diagnostics.push(...(await belowTheBar(root, id, summary)));

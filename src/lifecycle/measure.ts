@@ -14,7 +14,17 @@ import { countCommits, headCommit, streamHistory, uniquePrefixLength, type Histo
 import { Layout, measurementPath } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry } from '../types.js';
-import { carryLabels, labelKey, measuredDetectorOf, sameDetector, summarize, verdictOf, type Measurement, type MeasurementSummary, type Verdict } from './measurement.js';
+import {
+  carryLabels,
+  labelKey,
+  measuredDetectorOf,
+  sameDetector,
+  summarize,
+  verdictOf,
+  type Measurement,
+  type MeasurementSummary,
+  type Verdict,
+} from './measurement.js';
 import { progressLine } from './progress.js';
 import { DistinctReplay, prepare } from './replay.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
@@ -49,7 +59,10 @@ export interface MeasureResult {
 }
 
 /** Picks the constraints to measure: the named ones (any non-retired), else every shadow one. */
-export function selectConstraints(constraints: readonly ConstraintEntry[], ids: readonly string[]): { entries: ConstraintEntry[]; diagnostics: Diagnostic[] } {
+export function selectConstraints(
+  constraints: readonly ConstraintEntry[],
+  ids: readonly string[],
+): { entries: ConstraintEntry[]; diagnostics: Diagnostic[] } {
   if (ids.length === 0) return { entries: constraints.filter((c) => c.status === 'shadow'), diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
   const entries: ConstraintEntry[] = [];
@@ -57,9 +70,21 @@ export function selectConstraints(constraints: readonly ConstraintEntry[], ids: 
     const entry = constraints.find((c) => c.id === id);
     if (!entry) {
       const known = constraints.map((c) => c.id).sort(compareStrings);
-      diagnostics.push(diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unknown-constraint', message: `no constraint "${id}" in the index${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}` }));
+      diagnostics.push(
+        diagnostic({
+          file: Layout.constraintIndex,
+          ruleId: 'lifecycle/unknown-constraint',
+          message: `no constraint "${id}" in the index${known.length > 0 ? ` (known: ${known.join(', ')})` : ''}`,
+        }),
+      );
     } else if (entry.status === 'retired') {
-      diagnostics.push(diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/retired', message: `constraint "${id}" is retired; only shadow or active constraints can be measured` }));
+      diagnostics.push(
+        diagnostic({
+          file: Layout.constraintIndex,
+          ruleId: 'lifecycle/retired',
+          message: `constraint "${id}" is retired; only shadow or active constraints can be measured`,
+        }),
+      );
     } else {
       entries.push(entry);
     }
@@ -85,7 +110,14 @@ function previousLabels(m: Measurement | undefined): Map<string, Verdict> {
 }
 
 /** Walks the range oldest first and feeds every replay, reading blobs in small batches. Returns the commit count. */
-async function walk(root: string, head: string, range: HistoryRange, replays: readonly DistinctReplay[], watch: { readonly wanted: ReadonlySet<string>; readonly walked: Set<string> }, tick: (done: number) => void): Promise<number> {
+async function walk(
+  root: string,
+  head: string,
+  range: HistoryRange,
+  replays: readonly DistinctReplay[],
+  watch: { readonly wanted: ReadonlySet<string>; readonly walked: Set<string> },
+  tick: (done: number) => void,
+): Promise<number> {
   const reader = new BlobStream(root);
   let done = 0;
   let batch: HistoryCommit[] = [];
@@ -131,12 +163,21 @@ export async function measureConstraints(root: string, options: MeasureOptions):
   const walked = new Set<string>();
   for (const p of prepared) {
     if (!p.prepared.ok) {
-      diagnostics.push(diagnostic({ file: Layout.constraintIndex, ruleId: `constraint/${p.entry.id}`, message: `cannot be measured: ${p.prepared.problem}` }));
+      diagnostics.push(
+        diagnostic({
+          file: Layout.constraintIndex,
+          ruleId: `constraint/${p.entry.id}`,
+          message: `cannot be measured: ${p.prepared.problem}`,
+        }),
+      );
       continue;
     }
     // Labels given on any sighting of a violation (version 1 files had one hit per sighting) carry to its distinct hit.
     const before = await readMeasurement(root, p.entry.id);
-    const labels = before.kind === 'ok' && sameDetector(before.measurement, measuredDetectorOf(p.entry)) ? previousLabels(before.measurement) : new Map<string, Verdict>();
+    const labels =
+      before.kind === 'ok' && sameDetector(before.measurement, measuredDetectorOf(p.entry))
+        ? previousLabels(before.measurement)
+        : new Map<string, Verdict>();
     replays.push({ entry: p.entry, replay: new DistinctReplay(p.prepared, { budgetMs: config.matchBudgetMs, labels }) });
     if (before.kind === 'ok') for (const h of before.measurement.hits) if (h.label !== undefined) labelledCommits.add(h.commit);
   }
@@ -144,10 +185,17 @@ export async function measureConstraints(root: string, options: MeasureOptions):
   const total = options.onProgress ? await countCommits(root, head, options.range) : 0;
   const started = performance.now();
   const after = options.progressAfterMs ?? 1000;
-  const commitCount = await walk(root, head, options.range, replays.map((r) => r.replay), { wanted: labelledCommits, walked }, (done) => {
-    const elapsed = performance.now() - started;
-    if (elapsed >= after) progress(progressLine(done, total, elapsed));
-  });
+  const commitCount = await walk(
+    root,
+    head,
+    options.range,
+    replays.map((r) => r.replay),
+    { wanted: labelledCommits, walked },
+    (done) => {
+      const elapsed = performance.now() - started;
+      if (elapsed >= after) progress(progressLine(done, total, elapsed));
+    },
+  );
   const prefixLength = uniquePrefixLength(replays.flatMap((r) => r.replay.hitCommits()));
   // streamHistory has already refused a --since that does not resolve.
   const resolvedSince = options.range.since === undefined ? null : await resolveCommit(root, options.range.since);
@@ -169,7 +217,13 @@ export async function measureConstraints(root: string, options: MeasureOptions):
       };
       const previous = await readMeasurement(root, fresh.constraint_id);
       if (previous.kind === 'invalid') {
-        diagnostics.push(...previous.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `${d.message}; its labels cannot be carried over and it is replaced` })));
+        diagnostics.push(
+          ...previous.diagnostics.map((d) => ({
+            ...d,
+            severity: 'warning' as const,
+            message: `${d.message}; its labels cannot be carried over and it is replaced`,
+          })),
+        );
       }
       const before = previous.kind === 'ok' ? previous.measurement : undefined;
       const same = before !== undefined && sameDetector(before, fresh);
@@ -178,9 +232,24 @@ export async function measureConstraints(root: string, options: MeasureOptions):
       const state = await writeMeasurement(root, m);
       if (carried.dropped > 0) {
         const why = same ? 'were not found again in the commits measured' : 'were not found again with the changed detector or applies_to';
-        diagnostics.push(diagnostic({ file: measurementPath(m.constraint_id), severity: 'warning', ruleId: 'lifecycle/labels-dropped', message: `${carried.dropped} labelled hit(s) of the previous measurement ${why}; their labels were dropped` }));
+        diagnostics.push(
+          diagnostic({
+            file: measurementPath(m.constraint_id),
+            severity: 'warning',
+            ruleId: 'lifecycle/labels-dropped',
+            message: `${carried.dropped} labelled hit(s) of the previous measurement ${why}; their labels were dropped`,
+          }),
+        );
       }
-      out.push({ id: m.constraint_id, file: measurementPath(m.constraint_id), state, summary: summarize(m), errors: m.errors.length, droppedLabels: carried.dropped, keptLabels: carried.keptOutOfRange });
+      out.push({
+        id: m.constraint_id,
+        file: measurementPath(m.constraint_id),
+        state,
+        summary: summarize(m),
+        errors: m.errors.length,
+        droppedLabels: carried.dropped,
+        keptLabels: carried.keptOutOfRange,
+      });
     }
     return out;
   });

@@ -40,7 +40,14 @@ export function verdictOf(h: MeasuredHit): Verdict | undefined {
 
 /** A hit with the given verdict (none = unlabelled). */
 export function withVerdict(h: MeasuredHit, v: Verdict | undefined): MeasuredHit {
-  return { id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, ...(v ? { label: v.label, ...(v.note !== undefined ? { note: v.note } : {}) } : {}) };
+  return {
+    id: h.id,
+    commit: h.commit,
+    path: h.path,
+    line: h.line,
+    seen: h.seen,
+    ...(v ? { label: v.label, ...(v.note !== undefined ? { note: v.note } : {}) } : {}),
+  };
 }
 
 export interface EvaluationError {
@@ -93,22 +100,30 @@ export const MEASUREMENT_KEY_ORDER = [
 ] as const;
 
 const compareHits = (a: MeasuredHit, b: MeasuredHit): number => compareStrings(a.id, b.id);
-const compareErrors = (a: EvaluationError, b: EvaluationError): number => compareStrings(a.commit, b.commit) || compareStrings(a.path, b.path);
+const compareErrors = (a: EvaluationError, b: EvaluationError): number =>
+  compareStrings(a.commit, b.commit) || compareStrings(a.path, b.path);
 
 /** Canonical bytes: fixed key order, hits sorted by id, errors by commit and path. */
 export function serializeMeasurement(m: Measurement): string {
   return stableStringify({ ...m, hits: [...m.hits].sort(compareHits), errors: [...m.errors].sort(compareErrors) }, MEASUREMENT_KEY_ORDER);
 }
 
-export type MeasurementParse = { readonly ok: true; readonly measurement: Measurement } | { readonly ok: false; readonly diagnostics: Diagnostic[] };
+export type MeasurementParse =
+  | { readonly ok: true; readonly measurement: Measurement }
+  | { readonly ok: false; readonly diagnostics: Diagnostic[] };
 
 /** Parses and schema-checks a measurement file's text. Pure. */
 export function parseMeasurement(text: string, file: string): MeasurementParse {
   const doc = parseJsonDocument(text);
-  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'measurement/invalid-json', message: doc.reason })] };
+  if (!doc.ok)
+    return {
+      ok: false,
+      diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'measurement/invalid-json', message: doc.reason })],
+    };
   const value = doc.value;
   const problems = validate('measurement', value);
-  if (problems.length > 0) return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'measurement/schema', message })) };
+  if (problems.length > 0)
+    return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'measurement/schema', message })) };
   return { ok: true, measurement: fromVersion1(value as Measurement | MeasurementV1) };
 }
 
@@ -159,7 +174,11 @@ const hitKey = (h: MeasuredHit): string => labelKey(h.commit, h.path, h.line);
  * dropped (and counted) only when the detector changed, or when their commit was measured and
  * the hit is no longer there. Unlabelled hits outside the range go. Pure.
  */
-export function carryLabels(next: readonly MeasuredHit[], previous: readonly MeasuredHit[] | undefined, context?: CarryContext): CarriedLabels {
+export function carryLabels(
+  next: readonly MeasuredHit[],
+  previous: readonly MeasuredHit[] | undefined,
+  context?: CarryContext,
+): CarriedLabels {
   const labelled = (previous ?? []).filter((h): h is MeasuredHit & { label: HitLabel } => h.label !== undefined);
   const labels = new Map(labelled.map((h) => [hitKey(h), verdictOf(h)]));
   const hits = next.map((h): MeasuredHit => withVerdict(h, verdictOf(h) ?? labels.get(hitKey(h))));
@@ -198,7 +217,14 @@ export function summarize(m: Measurement): MeasurementSummary {
     else if (h.label === 'false_positive') fp += 1;
   }
   const labelled = tp + fp;
-  return { samples: m.samples, hits: m.hits.length, labelled, true_positives: tp, false_positives: fp, precision: labelled === 0 ? 0 : tp / labelled };
+  return {
+    samples: m.samples,
+    hits: m.hits.length,
+    labelled,
+    true_positives: tp,
+    false_positives: fp,
+    precision: labelled === 0 ? 0 : tp / labelled,
+  };
 }
 
 /** The `evidence.shadow_measurement` an activated index entry cites (schemas/constraint-index.schema.json). */

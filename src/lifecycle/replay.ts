@@ -27,7 +27,9 @@ function evaluable(mode: string, sha: string, status: string): boolean {
   return status !== 'D' && mode !== '160000' && mode !== '000000' && sha !== NULL_SHA;
 }
 
-export type Prepared = { readonly ok: true; readonly matcher: Matcher; readonly applies: (path: string) => boolean } | { readonly ok: false; readonly problem: string };
+export type Prepared =
+  | { readonly ok: true; readonly matcher: Matcher; readonly applies: (path: string) => boolean }
+  | { readonly ok: false; readonly problem: string };
 
 /** Compiles an index entry's detector and applicability. Pure. */
 export function prepare(entry: ConstraintEntry): Prepared {
@@ -148,7 +150,13 @@ export class DistinctReplay {
 
   /** The distinct hits so far, with ids `<commit-prefix>:<path>:<line>`. */
   result(prefixLength: number): ReplayResult {
-    const hits = this.hits.map((h): MeasuredHit => withVerdict({ id: `${h.commit.slice(0, prefixLength)}:${h.path}:${h.line}`, commit: h.commit, path: h.path, line: h.line, seen: h.seen }, h.verdict));
+    const hits = this.hits.map(
+      (h): MeasuredHit =>
+        withVerdict(
+          { id: `${h.commit.slice(0, prefixLength)}:${h.path}:${h.line}`, commit: h.commit, path: h.path, line: h.line, seen: h.seen },
+          h.verdict,
+        ),
+    );
     return { samples: this.samples, hits, errors: [...this.errors], absorbed: new Set(this.absorbed) };
   }
 
@@ -200,7 +208,16 @@ export class DistinctReplay {
     else {
       const text = data.toString('utf8');
       const r = evaluate(this.prepared.matcher, text, { budgetMs: this.options.budgetMs, maxHits: Number.MAX_SAFE_INTEGER });
-      v = r.error !== undefined ? { error: r.error } : { matches: lineMatches(this.prepared.matcher, text, r.hits.map((h) => h.line)) };
+      v =
+        r.error !== undefined
+          ? { error: r.error }
+          : {
+              matches: lineMatches(
+                this.prepared.matcher,
+                text,
+                r.hits.map((h) => h.line),
+              ),
+            };
     }
     this.verdicts.set(sha, v);
     return v;

@@ -11,9 +11,18 @@ import { indexProblem, mutateIndexLocked, withCompileLock } from './store.js';
 
 /** Why an entry may not be retired, or null. Pure. */
 export function retireRefusal(entry: ConstraintEntry | undefined, id: string): Diagnostic | null {
-  if (!entry) return diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/unknown-constraint', message: `no constraint "${id}" in the index` });
+  if (!entry)
+    return diagnostic({
+      file: Layout.constraintIndex,
+      ruleId: 'lifecycle/unknown-constraint',
+      message: `no constraint "${id}" in the index`,
+    });
   if (entry.status !== 'active') {
-    return diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/not-active', message: `cannot retire ${id}: its status is "${entry.status}"; only active constraints can be retired` });
+    return diagnostic({
+      file: Layout.constraintIndex,
+      ruleId: 'lifecycle/not-active',
+      message: `cannot retire ${id}: its status is "${entry.status}"; only active constraints can be retired`,
+    });
   }
   return null;
 }
@@ -22,9 +31,14 @@ export function retireRefusal(entry: ConstraintEntry | undefined, id: string): D
 export async function retireConstraint(root: string, id: string): Promise<{ diagnostics: Diagnostic[]; retired: boolean }> {
   return withCompileLock(root, async () => {
     const r = await mutateIndexLocked(root, (index) => {
-      const refusal = retireRefusal(index.constraints.find((c) => c.id === id), id);
+      const refusal = retireRefusal(
+        index.constraints.find((c) => c.id === id),
+        id,
+      );
       if (refusal) return { index: null, result: refusal };
-      const constraints = index.constraints.map((c): ConstraintEntry => (c.id === id ? { ...c, status: 'retired', enforcement_mode: enforcementFor('retired') } : c));
+      const constraints = index.constraints.map(
+        (c): ConstraintEntry => (c.id === id ? { ...c, status: 'retired', enforcement_mode: enforcementFor('retired') } : c),
+      );
       return { index: { ...index, constraints }, result: null };
     });
     if (r.read.kind !== 'ok') return { diagnostics: indexProblem(r.read), retired: false };

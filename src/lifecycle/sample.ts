@@ -15,7 +15,6 @@ export function defaultSeed(m: Measurement): number {
   return createHash('sha256').update(`${m.constraint_id}\u0000${m.measured_at_commit}`).digest().readUInt32BE(0);
 }
 
-
 export interface Sample {
   readonly seed: number;
   readonly size: number;

@@ -18,7 +18,10 @@ export function inside(root: string, rel: string): string {
   return repoTarget(root, rel);
 }
 
-export type IndexRead = { readonly kind: 'ok'; readonly index: ConstraintIndex } | { readonly kind: 'missing' } | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
+export type IndexRead =
+  | { readonly kind: 'ok'; readonly index: ConstraintIndex }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
 
 /** Reads `.agents/constraints/index.json` from the working tree. */
 export async function readIndex(root: string): Promise<IndexRead> {
@@ -37,7 +40,10 @@ export function withCompileLock<T>(root: string, fn: () => Promise<T>): Promise<
  * Reads the index under compile.lock, lets `mutate` change it (returning its result), and writes
  * it back atomically when the canonical bytes changed. Call inside withCompileLock.
  */
-export async function mutateIndexLocked<T>(root: string, mutate: (index: ConstraintIndex) => { index: ConstraintIndex | null; result: T }): Promise<{ read: IndexRead; result?: T; written: boolean }> {
+export async function mutateIndexLocked<T>(
+  root: string,
+  mutate: (index: ConstraintIndex) => { index: ConstraintIndex | null; result: T },
+): Promise<{ read: IndexRead; result?: T; written: boolean }> {
   const read = await readIndex(root);
   if (read.kind !== 'ok') return { read, written: false };
   const { index, result } = mutate(read.index);
@@ -46,7 +52,10 @@ export async function mutateIndexLocked<T>(root: string, mutate: (index: Constra
   return { read, result, written: state !== 'unchanged' };
 }
 
-export type MeasurementRead = { readonly kind: 'ok'; readonly measurement: Measurement; readonly ref?: string } | { readonly kind: 'missing' } | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
+export type MeasurementRead =
+  | { readonly kind: 'ok'; readonly measurement: Measurement; readonly ref?: string }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
 
 /**
  * Reads a constraint's measurement file from the working tree: `<id>.json`, or, when absent, the
@@ -65,7 +74,17 @@ export async function readMeasurement(root: string, id: string): Promise<Measure
   if (!parsed.ok) return { kind: 'invalid', diagnostics: parsed.diagnostics };
   const m = parsed.measurement;
   if (m.constraint_id !== id && m.constraint_id !== `${LEGACY_ID_PREFIX}${id}`) {
-    return { kind: 'invalid', diagnostics: [diagnostic({ file: rel, line: 1, ruleId: 'measurement/wrong-id', message: `constraint_id "${m.constraint_id}" does not match the file name (expected "${id}")` })] };
+    return {
+      kind: 'invalid',
+      diagnostics: [
+        diagnostic({
+          file: rel,
+          line: 1,
+          ruleId: 'measurement/wrong-id',
+          message: `constraint_id "${m.constraint_id}" does not match the file name (expected "${id}")`,
+        }),
+      ],
+    };
   }
   const measurement: Measurement = {
     ...m,
@@ -84,5 +103,11 @@ export function writeMeasurement(root: string, m: Measurement): Promise<'created
 /** Diagnostics for an index that cannot be used, or that is missing. */
 export function indexProblem(read: Exclude<IndexRead, { kind: 'ok' }>): Diagnostic[] {
   if (read.kind === 'invalid') return [...read.diagnostics];
-  return [diagnostic({ file: Layout.constraintIndex, ruleId: 'lifecycle/no-index', message: 'there is no constraint index; run `findings compile` first' })];
+  return [
+    diagnostic({
+      file: Layout.constraintIndex,
+      ruleId: 'lifecycle/no-index',
+      message: 'there is no constraint index; run `findings compile` first',
+    }),
+  ];
 }

@@ -39,11 +39,20 @@ export function expiredEntries(lines: readonly RegistryLine[], at: Date): { expi
     const since = entry.last_cited ?? entry.date;
     const t = instant(since);
     if (Number.isNaN(t)) {
-      diagnostics.push(diagnostic({ file: Layout.registry, line, severity: 'warning', ruleId: 'ttl/bad-date', message: `${entry.id}: ${from} "${since}" is not a date; TTL not checked` }));
+      diagnostics.push(
+        diagnostic({
+          file: Layout.registry,
+          line,
+          severity: 'warning',
+          ruleId: 'ttl/bad-date',
+          message: `${entry.id}: ${from} "${since}" is not a date; TTL not checked`,
+        }),
+      );
       continue;
     }
     const elapsed = at.getTime() - t;
-    if (elapsed > entry.ttl_days * DAY_MS) expired.push({ id: entry.id, line, from, since, age_days: Math.floor(elapsed / DAY_MS), ttl_days: entry.ttl_days });
+    if (elapsed > entry.ttl_days * DAY_MS)
+      expired.push({ id: entry.id, line, from, since, age_days: Math.floor(elapsed / DAY_MS), ttl_days: entry.ttl_days });
   }
   return { expired: expired.sort((a, b) => a.line - b.line || compareStrings(a.id, b.id)), diagnostics };
 }
@@ -61,7 +70,10 @@ export async function ttlRun(root: string, at: Date, apply: boolean): Promise<Tt
   diagnostics.unshift(...registry.warnings);
   if (!apply || expired.length === 0) return { expired, retired: [], diagnostics };
   const ids = [...new Set(expired.map((e) => e.id))];
-  const r = await retireEntries(root, ids.map((id) => ({ id })));
+  const r = await retireEntries(
+    root,
+    ids.map((id) => ({ id })),
+  );
   diagnostics.push(...r.diagnostics);
   return { expired, retired: r.diagnostics.some((d) => d.severity === 'error') ? [] : ids, diagnostics };
 }

@@ -22,7 +22,8 @@ const globCache = new Map<string, { test: (p: string) => boolean } | { problem: 
 /** Why a glob can never match a repository path (paths are relative, name files, never end in `/`), or null. Pure. */
 export function neverMatches(glob: string): string | null {
   if (glob.trim() === '') return 'an empty path glob matches no file';
-  if (glob.startsWith('/')) return `path glob "${glob}" starts with "/", but paths are relative to the repository root, so it matches no file`;
+  if (glob.startsWith('/'))
+    return `path glob "${glob}" starts with "/", but paths are relative to the repository root, so it matches no file`;
   if (glob.endsWith('/')) return `path glob "${glob}" ends with "/", so it matches no file (write "${glob}**" for everything under it)`;
   return null;
 }

@@ -75,7 +75,12 @@ export class BoundedEvaluator {
       return { hits: [], error: `the matching worker could not start: ${error instanceof Error ? error.message : String(error)}` };
     }
     const id = this.nextId++;
-    const task: BoundedTask = { id, spec: { kind: matcher.kind, mode: matcher.mode, pattern: matcher.source, flags: matcher.flags, exclude: matcher.excludeSource }, text, maxHits };
+    const task: BoundedTask = {
+      id,
+      spec: { kind: matcher.kind, mode: matcher.mode, pattern: matcher.source, flags: matcher.flags, exclude: matcher.excludeSource },
+      text,
+      maxHits,
+    };
     return new Promise<Evaluation>((resolve) => {
       const onMessage = (m: { id: number; hits: Evaluation['hits']; error?: string }): void => {
         if (m.id !== id) return;

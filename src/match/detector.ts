@@ -47,7 +47,9 @@ export function splitInlineFlags(pattern: string, flags = ''): { pattern: string
   if (!m) return { pattern, flags };
   const merged = [...new Set([...flags, ...m[1]!.replace('U', '')])].sort().join('');
   // `U` (ungreedy) has no JavaScript equivalent: keep it inline, re2js reads it.
-  return m[1]!.includes('U') ? { pattern: `(?U)${pattern.slice(m[0].length)}`, flags: merged } : { pattern: pattern.slice(m[0].length), flags: merged };
+  return m[1]!.includes('U')
+    ? { pattern: `(?U)${pattern.slice(m[0].length)}`, flags: merged }
+    : { pattern: pattern.slice(m[0].length), flags: merged };
 }
 
 export type CompileResult = { readonly ok: true; readonly matcher: Matcher } | { readonly ok: false; readonly problem: string };
@@ -56,7 +58,11 @@ const ALLOWED_FLAGS = /^[imsu]*$/;
 
 /** re2js flag bits for JavaScript-style flags (`u` is implied: RE2 always matches code points). */
 function re2Flags(flags: string): number {
-  return (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0);
+  return (
+    (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) |
+    (flags.includes('m') ? RE2JS.MULTILINE : 0) |
+    (flags.includes('s') ? RE2JS.DOTALL : 0)
+  );
 }
 
 /** Full re2js flag bits of a pattern: its flags, plus lookbehind support only when it has one (it costs re2js its fast paths). */
@@ -70,7 +76,9 @@ function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem:
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
-      return { problem: `pattern needs lookahead or a backreference, which cannot run in linear time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}` };
+      return {
+        problem: `pattern needs lookahead or a backreference, which cannot run in linear time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
+      };
     }
     return { problem: `pattern does not compile: ${why}` };
   }
@@ -93,7 +101,10 @@ function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { proble
   // safe-regex2's parser does not know lookbehind (and calls every such pattern unsafe); re2js
   // runs those in linear time anyway.
   if (!/\(\?<[=!]/.test(pattern) && !isSafePattern(pattern)) {
-    return { problem: 'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier' };
+    return {
+      problem:
+        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier',
+    };
   }
   return compileRe2(pattern, flags);
 }
@@ -109,10 +120,14 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     return { ok: false, problem: `detector kind "${spec.kind}" is not enforceable (advisory only)` };
   }
   if (typeof spec.pattern !== 'string' || spec.pattern === '') return { ok: false, problem: 'detector has no pattern' };
-  if (spec.kind === 'content_pattern' && spec.mode === undefined) return { ok: false, problem: 'content_pattern detector needs mode must_contain or must_not_contain' };
+  if (spec.kind === 'content_pattern' && spec.mode === undefined)
+    return { ok: false, problem: 'content_pattern detector needs mode must_contain or must_not_contain' };
   const canonical = canonicalMode(spec.mode);
   if (canonical !== undefined && canonical !== 'required') {
-    return { ok: false, problem: `detector mode "${spec.mode}" is unknown (use match, present, forbid or must_not_contain; absent, require, required or must_contain)` };
+    return {
+      ok: false,
+      problem: `detector mode "${spec.mode}" is unknown (use match, present, forbid or must_not_contain; absent, require, required or must_contain)`,
+    };
   }
   const { pattern, flags } = splitInlineFlags(spec.pattern, spec.flags ?? '');
   const compiled = checkPattern(pattern, flags);
@@ -125,7 +140,17 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     if ('problem' in checked) return { ok: false, problem: `detector exclude: ${checked.problem}` };
     exclude = checked.re2;
   }
-  return { ok: true, matcher: { kind: spec.kind, mode, re2: compiled.re2, source: pattern, flags, ...(exclude ? { exclude, excludeSource: spec.exclude! } : {}) } };
+  return {
+    ok: true,
+    matcher: {
+      kind: spec.kind,
+      mode,
+      re2: compiled.re2,
+      source: pattern,
+      flags,
+      ...(exclude ? { exclude, excludeSource: spec.exclude! } : {}),
+    },
+  };
 }
 
 export interface Hit {

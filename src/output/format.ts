@@ -44,7 +44,10 @@ export async function formatDiagnostics(diagnostics: readonly Diagnostic[], form
     }
     case 'markdown': {
       const { formatMarkdown } = await import('./markdown.js');
-      return formatMarkdown(diagnostics.filter((d) => d.suppressed === undefined), { title: 'findings', changes: null, ...ctx.markdown, constraints: ctx.constraints ?? [] });
+      return formatMarkdown(
+        diagnostics.filter((d) => d.suppressed === undefined),
+        { title: 'findings', changes: null, ...ctx.markdown, constraints: ctx.constraints ?? [] },
+      );
     }
     default:
       return formatStylish(diagnostics, ctx.paint, ctx.listSuppressed === true);

@@ -38,6 +38,9 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
     const message = [d.message, ...(d.notes ?? [])].join('\n');
     lines.push(`::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(message)}`);
   }
-  if (omitted > 0) lines.push(`::notice::${omitted} more annotation${omitted === 1 ? '' : 's'} omitted (at most ${ANNOTATION_CAP} per severity); run the same command with --format stylish to see all`);
+  if (omitted > 0)
+    lines.push(
+      `::notice::${omitted} more annotation${omitted === 1 ? '' : 's'} omitted (at most ${ANNOTATION_CAP} per severity); run the same command with --format stylish to see all`,
+    );
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -16,7 +16,9 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): object[] 
     ruleId: d.ruleId,
     message: d.message,
     ...(d.notes ? { notes: d.notes } : {}),
-    ...(d.suppressed ? { suppressed: true, reason: d.suppressed.reason, ...(d.suppressed.kind === 'baseline' ? { baselined: true } : {}) } : {}),
+    ...(d.suppressed
+      ? { suppressed: true, reason: d.suppressed.reason, ...(d.suppressed.kind === 'baseline' ? { baselined: true } : {}) }
+      : {}),
     // The rule's entry in docs/rules.md (src/rules/table.ts); absent for an id the table lacks.
     helpUri: ruleHelpUri(d.ruleId),
   }));

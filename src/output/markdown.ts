@@ -62,10 +62,12 @@ export function constraintChanges(before: readonly ConstraintEntry[], after: rea
     }
     const parts: string[] = [];
     if (b.status !== c.status) parts.push(`status ${b.status} → ${c.status}`);
-    for (const k of KEYS) if (k !== 'enforcement_mode' && JSON.stringify(b[k]) !== JSON.stringify(c[k])) parts.push(k === 'applies_to' ? 'applies_to' : k);
+    for (const k of KEYS)
+      if (k !== 'enforcement_mode' && JSON.stringify(b[k]) !== JSON.stringify(c[k])) parts.push(k === 'applies_to' ? 'applies_to' : k);
     if (parts.length > 0) out.push({ id: c.id, kind: 'changed', title: c.title, status: c.status, detail: parts.join(', ') });
   }
-  for (const b of before) if (!now.has(b.id)) out.push({ id: b.id, kind: 'removed', title: b.title, status: b.status, detail: 'removed from the index' });
+  for (const b of before)
+    if (!now.has(b.id)) out.push({ id: b.id, kind: 'removed', title: b.title, status: b.status, detail: 'removed from the index' });
   return out.sort((a, b) => compareStrings(a.id, b.id));
 }
 
@@ -103,7 +105,8 @@ function hitsTable(diagnostics: readonly Diagnostic[], constraints: readonly Con
     const name = r.c ? `${code(r.id)} ${cell(r.c.title)}` : code(r.id);
     lines.push(`| ${name} | ${statusOf(r.c, r.worst)} | ${r.list.length} | ${code(location(r.list[0]!))} |`);
   }
-  if (rows.length > MARKDOWN_ROW_CAP) lines.push('', `…and ${rows.length - MARKDOWN_ROW_CAP} more rules; run the same command with \`--format stylish\` to see all.`);
+  if (rows.length > MARKDOWN_ROW_CAP)
+    lines.push('', `…and ${rows.length - MARKDOWN_ROW_CAP} more rules; run the same command with \`--format stylish\` to see all.`);
   return lines;
 }
 
@@ -123,13 +126,14 @@ export function formatMarkdown(diagnostics: readonly Diagnostic[], report: Markd
       ? `❌ ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}`
       : report.failure !== undefined
         ? `❌ ${report.failure}`
-      : counts.warning > 0
-        ? `⚠️ ${plural(counts.warning, 'warning')}, no errors`
-        : '✅ no problems';
+        : counts.warning > 0
+          ? `⚠️ ${plural(counts.warning, 'warning')}, no errors`
+          : '✅ no problems';
   const out = [`### ${report.title}: ${verdict}${scope}`, ''];
   if (diagnostics.length > 0) out.push(...hitsTable(diagnostics, report.constraints), '');
   for (const s of report.sections ?? []) out.push(s.trimEnd(), '');
   if (report.changes !== null) out.push('#### New, changed or removed constraints', '', ...changesTable(report.changes), '');
-  if (diagnostics.some((d) => d.ruleId.startsWith('constraint/'))) out.push('Run `findings explain <constraint>` to see the review that taught a constraint.', '');
+  if (diagnostics.some((d) => d.ruleId.startsWith('constraint/')))
+    out.push('Run `findings explain <constraint>` to see the review that taught a constraint.', '');
   return `${out.join('\n').trimEnd()}\n`;
 }

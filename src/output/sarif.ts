@@ -33,8 +33,16 @@ export function defaultLevel(c: ConstraintEntry): 'error' | 'warning' | 'none' {
 
 /** A SARIF `name`: the title in PascalCase (letters and digits only), else the id. Pure. */
 export function ruleName(c: ConstraintEntry): string {
-  const words = c.title.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, ' ').trim().split(' ').filter((w) => w !== '');
-  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('').slice(0, 80);
+  const words = c.title
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+  const name = words
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')
+    .slice(0, 80);
   return name === '' ? c.id : name;
 }
 
@@ -101,7 +109,9 @@ export function sarifLog(diagnostics: readonly Diagnostic[], toolVersion: string
           },
         },
       ],
-      ...(d.suppressed ? { suppressions: [{ kind: d.suppressed.kind === 'inSource' ? 'inSource' : 'external', justification: d.suppressed.reason }] } : {}),
+      ...(d.suppressed
+        ? { suppressions: [{ kind: d.suppressed.kind === 'inSource' ? 'inSource' : 'external', justification: d.suppressed.reason }] }
+        : {}),
     };
   });
   return {

@@ -32,9 +32,17 @@ export function formatStylish(diagnostics: readonly Diagnostic[], paint: Paint, 
     const parts = [...(inSource > 0 ? [`${inSource} suppressed inline`] : []), ...(baselined > 0 ? [`${baselined} in a baseline`] : [])];
     if (listSuppressed) {
       if (lines.length > 0) lines.push('');
-      for (const d of suppressed) lines.push(`${location(d)}  ${paint.dim(d.suppressed!.kind === 'inSource' ? 'suppressed' : 'baselined')}  ${d.message}  ${paint.dim(d.ruleId)}`, `    ${paint.dim(`reason: ${d.suppressed!.reason}`)}`);
+      for (const d of suppressed)
+        lines.push(
+          `${location(d)}  ${paint.dim(d.suppressed!.kind === 'inSource' ? 'suppressed' : 'baselined')}  ${d.message}  ${paint.dim(d.ruleId)}`,
+          `    ${paint.dim(`reason: ${d.suppressed!.reason}`)}`,
+        );
     }
-    lines.push(paint.dim(`${suppressed.length} hit${suppressed.length === 1 ? '' : 's'} not counted (${parts.join(', ')})${listSuppressed ? '' : '; list them with `findings check --all --report-suppressions`'}`));
+    lines.push(
+      paint.dim(
+        `${suppressed.length} hit${suppressed.length === 1 ? '' : 's'} not counted (${parts.join(', ')})${listSuppressed ? '' : '; list them with `findings check --all --report-suppressions`'}`,
+      ),
+    );
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -55,14 +55,19 @@ export const CANDIDATE_KEY_ORDER = [
 ] as const;
 
 /** Earliest round first, then task, then id: the occurrence that stands for its objective. */
-const compareOccurrence = (a: RecurFinding, b: RecurFinding): number => a.round - b.round || compareStrings(a.task, b.task) || compareStrings(a.id, b.id);
+const compareOccurrence = (a: RecurFinding, b: RecurFinding): number =>
+  a.round - b.round || compareStrings(a.task, b.task) || compareStrings(a.id, b.id);
 
 /**
  * Builds the candidates from every review finding. `objectiveOf` gives a task's objective (the
  * task id itself when it has none). `kept` maps class keys to proposed entries a person may have
  * edited in candidates.jsonl: those are kept instead of the fresh draft.
  */
-export function buildCandidates(findings: readonly RecurFinding[], objectiveOf: (task: string) => string, kept: ReadonlyMap<string, RegistryEntry> = new Map()): Candidate[] {
+export function buildCandidates(
+  findings: readonly RecurFinding[],
+  objectiveOf: (task: string) => string,
+  kept: ReadonlyMap<string, RegistryEntry> = new Map(),
+): Candidate[] {
   const classes = new Map<string, { derived: boolean; findings: RecurFinding[] }>();
   for (const f of findings) {
     const c = classOf(f);
@@ -82,7 +87,17 @@ export function buildCandidates(findings: readonly RecurFinding[], objectiveOf: 
     if (byObjective.size < 2) continue;
     const evidence = [...byObjective.entries()]
       .sort(([a], [b]) => compareStrings(a, b))
-      .map(([objective, f]): EvidenceRef => ({ objective, task: f.task, finding_id: f.id, round: f.round, origin: f.origin, ledger_file: f.ledgerFile, ledger_line: f.ledgerLine }));
+      .map(
+        ([objective, f]): EvidenceRef => ({
+          objective,
+          task: f.task,
+          finding_id: f.id,
+          round: f.round,
+          origin: f.origin,
+          ledger_file: f.ledgerFile,
+          ledger_line: f.ledgerLine,
+        }),
+      );
     out.push({
       class_key: key,
       derived: group.derived,
@@ -135,11 +150,21 @@ export function parseCandidateLines(text: string): { lines: CandidateLine[]; pro
  * next `findings recur`). A line that is not a valid candidate with a valid registry entry is an
  * error: recur never rewrites (and so never drops) a line it cannot read.
  */
-export function keptEntries(text: string, file: string = Layout.candidates): { kept: Map<string, RegistryEntry>; diagnostics: Diagnostic[] } {
+export function keptEntries(
+  text: string,
+  file: string = Layout.candidates,
+): { kept: Map<string, RegistryEntry>; diagnostics: Diagnostic[] } {
   const kept = new Map<string, RegistryEntry>();
   const diagnostics: Diagnostic[] = [];
   const warn = (line: number, message: string): void => {
-    diagnostics.push(diagnostic({ file, line, ruleId: 'recur/invalid-candidate', message: `${message}; fix or delete this line (recur does not rewrite a file with lines it cannot read)` }));
+    diagnostics.push(
+      diagnostic({
+        file,
+        line,
+        ruleId: 'recur/invalid-candidate',
+        message: `${message}; fix or delete this line (recur does not rewrite a file with lines it cannot read)`,
+      }),
+    );
   };
   const { lines, problems } = parseCandidateLines(text);
   for (const p of problems) warn(p.line, p.reason);

@@ -14,17 +14,49 @@ const SEVERITY: Record<string, string> = { blocker: 'critical', major: 'signific
 const SEVERITY_RANK = ['blocker', 'major', 'minor', 'nit'];
 
 const LANGUAGES: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  py: 'python', go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', rb: 'ruby', php: 'php', cs: 'csharp', c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', hpp: 'cpp',
-  swift: 'swift', sh: 'shell', bash: 'shell', md: 'markdown', mdx: 'markdown', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml', sql: 'sql', html: 'html', css: 'css',
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  kt: 'kotlin',
+  rb: 'ruby',
+  php: 'php',
+  cs: 'csharp',
+  c: 'c',
+  h: 'c',
+  cpp: 'cpp',
+  cc: 'cpp',
+  hpp: 'cpp',
+  swift: 'swift',
+  sh: 'shell',
+  bash: 'shell',
+  md: 'markdown',
+  mdx: 'markdown',
+  json: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'toml',
+  sql: 'sql',
+  html: 'html',
+  css: 'css',
 };
 
 /** The work shape a file suggests (`applicable_when` is guessed from the files' kind). */
 export function shapeOfFile(file: string): WorkShape {
   const lower = file.toLowerCase();
-  if (/(^|\/)(tests?|__tests__|spec|specs)\//.test(lower) || /\.(test|spec)\.[a-z0-9]+$/.test(lower) || /(^|\/)test_[^/]+\.py$/.test(lower)) return 'test-gap';
+  if (/(^|\/)(tests?|__tests__|spec|specs)\//.test(lower) || /\.(test|spec)\.[a-z0-9]+$/.test(lower) || /(^|\/)test_[^/]+\.py$/.test(lower))
+    return 'test-gap';
   if (/\.(md|mdx|rst|adoc|txt)$/.test(lower) || /(^|\/)docs?\//.test(lower)) return 'docs-drift';
-  if (/\.schema\.json$/.test(lower) || /\.(proto|sql|graphql|avsc)$/.test(lower) || /(^|\/)(migrations?|schemas?)\//.test(lower)) return 'struct-change';
+  if (/\.schema\.json$/.test(lower) || /\.(proto|sql|graphql|avsc)$/.test(lower) || /(^|\/)(migrations?|schemas?)\//.test(lower))
+    return 'struct-change';
   return 'validation-gap';
 }
 
@@ -68,13 +100,17 @@ const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0
  * earliest filed one supplies the wording.
  */
 export function draftEntry(classKey: string, findings: readonly RecurFinding[]): RegistryEntry {
-  const sorted = [...findings].sort((a, b) => compareStrings(a.filedAt, b.filedAt) || compareStrings(a.task, b.task) || compareStrings(a.id, b.id));
+  const sorted = [...findings].sort(
+    (a, b) => compareStrings(a.filedAt, b.filedAt) || compareStrings(a.task, b.task) || compareStrings(a.id, b.id),
+  );
   const rep = sorted[0]!;
   const files = [...new Set(findings.flatMap((f) => (f.file === null ? [] : [f.file])))].sort(compareStrings);
   const shape = guessShape(files);
   const worst = [...findings].map((f) => f.severity).sort((a, b) => SEVERITY_RANK.indexOf(a) - SEVERITY_RANK.indexOf(b))[0] ?? 'major';
   const fixed = FIXED_EXPECTED.has(rep.expected) || rep.origin === 'ceo';
-  const pattern = fixed ? `Review rejected work because ${clip(defectText(rep), 280)}` : `Work fell short of "${clip(rep.expected, 200)}": ${clip(rep.actual, 200)}`;
+  const pattern = fixed
+    ? `Review rejected work because ${clip(defectText(rep), 280)}`
+    : `Work fell short of "${clip(rep.expected, 200)}": ${clip(rep.actual, 200)}`;
   const where = files.length > 0 ? ` in ${[...new Set(files.map(directoryOf))].slice(0, 3).join(', ')}` : '';
   const fix = sorted.find((f) => f.fix !== null)?.fix ?? null;
   const category = shape;
@@ -87,8 +123,13 @@ export function draftEntry(classKey: string, findings: readonly RecurFinding[]):
     severity: SEVERITY[worst] ?? 'significant',
     category,
     pattern,
-    detection_question: fixed ? `Could this work be rejected again because ${clip(defectText(rep), 200)}?` : `Does the work meet "${clip(rep.expected, 200)}"${where}, or does it repeat "${clip(rep.actual, 200)}"?`,
-    checklist_item: fix !== null ? `Before asking for review, check${where}: ${clip(fix, 400)}` : `Before asking for review, verify${where}: ${clip(defectText(rep), 300)}`,
+    detection_question: fixed
+      ? `Could this work be rejected again because ${clip(defectText(rep), 200)}?`
+      : `Does the work meet "${clip(rep.expected, 200)}"${where}, or does it repeat "${clip(rep.actual, 200)}"?`,
+    checklist_item:
+      fix !== null
+        ? `Before asking for review, check${where}: ${clip(fix, 400)}`
+        : `Before asking for review, verify${where}: ${clip(defectText(rep), 300)}`,
     applicable_languages: languagesOf(files),
     applicable_when: [shape],
     status: 'active',

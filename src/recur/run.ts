@@ -46,7 +46,10 @@ export async function runRecurrence(root: string): Promise<RecurResult> {
   const text = serializeCandidates(candidates);
   // No candidates and no file yet: nothing to write (recur never creates an empty file). A file
   // with lines recur cannot read is left as it is: rewriting it would drop them.
-  const state = keptDiagnostics.length > 0 || (current === null && text === '') ? 'unchanged' : await writeRepoFileIfChanged(root, Layout.candidates, text);
+  const state =
+    keptDiagnostics.length > 0 || (current === null && text === '')
+      ? 'unchanged'
+      : await writeRepoFileIfChanged(root, Layout.candidates, text);
   return { candidates, diagnostics, state };
 }
 
@@ -63,7 +66,12 @@ export async function promoteCandidate(root: string, classKey: string): Promise<
   if (candidate === null) {
     const known = r.candidates.map((c) => c.class_key);
     const message = `no candidate with class_key "${classKey}"${known.length > 0 ? ` (candidates: ${known.join(', ')})` : ' (there are no candidates)'}`;
-    return { ...r, diagnostics: [...r.diagnostics, diagnostic({ file: Layout.candidates, ruleId: 'recur/unknown-class', message })], promoted: null, added: null };
+    return {
+      ...r,
+      diagnostics: [...r.diagnostics, diagnostic({ file: Layout.candidates, ruleId: 'recur/unknown-class', message })],
+      promoted: null,
+      added: null,
+    };
   }
   const added = await addEntries(root, [candidate.proposed_entry], { source: Layout.candidates });
   return { ...r, diagnostics: [...r.diagnostics, ...added.diagnostics], promoted: candidate, added };

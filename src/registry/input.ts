@@ -10,5 +10,7 @@ export function parseAddInput(text: string, source: string): { values: unknown[]
   // Lines copied out of another registry are JSON lines: accept them when every line parses.
   const lines = parseJsonl(text).filter((l) => l.kind !== 'blank');
   if (lines.length > 1 && lines.every((l) => l.kind === 'json')) return { values: lines.map((l) => (l.kind === 'json' ? l.value : null)) };
-  return { diagnostic: diagnostic({ file: source, line: doc.line, column: doc.column, ruleId: 'registry/invalid-json', message: doc.reason }) };
+  return {
+    diagnostic: diagnostic({ file: source, line: doc.line, column: doc.column, ruleId: 'registry/invalid-json', message: doc.reason }),
+  };
 }

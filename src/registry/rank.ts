@@ -84,7 +84,34 @@ const EXTENSION_LANGUAGES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Words too common to count as a literal keyword match. */
-const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'are', 'not', 'but', 'into', 'when', 'then', 'than', 'can', 'does', 'its', 'has', 'have', 'was', 'were', 'will', 'must', 'should', 'any', 'all']);
+const STOPWORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'are',
+  'not',
+  'but',
+  'into',
+  'when',
+  'then',
+  'than',
+  'can',
+  'does',
+  'its',
+  'has',
+  'have',
+  'was',
+  'were',
+  'will',
+  'must',
+  'should',
+  'any',
+  'all',
+]);
 
 /** Lowercase word tokens of at least 3 characters, stopwords dropped. */
 export function keywords(text: string): Set<string> {
@@ -123,7 +150,8 @@ export function pathTokens(text: string): string[][] {
   return out;
 }
 
-const isPrefix = (prefix: readonly string[], of: readonly string[]): boolean => prefix.length <= of.length && prefix.every((s, i) => s === of[i]);
+const isPrefix = (prefix: readonly string[], of: readonly string[]): boolean =>
+  prefix.length <= of.length && prefix.every((s, i) => s === of[i]);
 
 /**
  * Whether an entry's path `e` touches a queried path, by whole segments: the same path, `e` is a
@@ -175,7 +203,12 @@ interface Prepared {
 }
 
 function prepare(q: RankQuery): Prepared {
-  return { when: new Set(lower(q.when)), langs: new Set(lower(q.languages)), words: keywords(q.text ?? ''), paths: (q.paths ?? []).flatMap((p) => pathQuery(p) ?? []) };
+  return {
+    when: new Set(lower(q.when)),
+    langs: new Set(lower(q.languages)),
+    words: keywords(q.text ?? ''),
+    paths: (q.paths ?? []).flatMap((p) => pathQuery(p) ?? []),
+  };
 }
 
 function score(e: RegistryEntry, q: Prepared): RankMatch {

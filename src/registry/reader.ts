@@ -73,7 +73,13 @@ export function parseRegistry(text: string): ParsedRegistry {
       continue;
     }
     if (!isPlainObject(parsed.value)) {
-      problems.push({ line: parsed.raw.line, raw: parsed.raw, kind: 'schema', reason: 'a registry line must be a JSON object', value: parsed.value });
+      problems.push({
+        line: parsed.raw.line,
+        raw: parsed.raw,
+        kind: 'schema',
+        reason: 'a registry line must be a JSON object',
+        value: parsed.value,
+      });
       continue;
     }
     const errors = validate('finding-registry', parsed.value);
@@ -91,7 +97,15 @@ export function problemWarnings(file: string, problems: readonly RegistryProblem
   const out: Diagnostic[] = [];
   for (const p of problems) {
     if (p.kind === 'yaml-block' && p.line !== 1) continue;
-    out.push(diagnostic({ file, line: p.line, severity: 'warning', ruleId: `registry/${p.kind === 'json' ? 'invalid-json' : p.kind === 'yaml-block' ? 'yaml-block' : 'schema'}`, message: `${p.reason}; ${p.kind === 'yaml-block' ? 'lines' : 'line'} ignored` }));
+    out.push(
+      diagnostic({
+        file,
+        line: p.line,
+        severity: 'warning',
+        ruleId: `registry/${p.kind === 'json' ? 'invalid-json' : p.kind === 'yaml-block' ? 'yaml-block' : 'schema'}`,
+        message: `${p.reason}; ${p.kind === 'yaml-block' ? 'lines' : 'line'} ignored`,
+      }),
+    );
   }
   return out;
 }
@@ -149,7 +163,18 @@ function errorReason(error: unknown): string {
 }
 
 function unreadable(file: string, reason: string): RegistryRead {
-  return { ...EMPTY, exists: true, warnings: [diagnostic({ file, severity: 'warning', ruleId: 'registry/unreadable', message: `cannot read the registry (${reason}); continuing without findings` })] };
+  return {
+    ...EMPTY,
+    exists: true,
+    warnings: [
+      diagnostic({
+        file,
+        severity: 'warning',
+        ruleId: 'registry/unreadable',
+        message: `cannot read the registry (${reason}); continuing without findings`,
+      }),
+    ],
+  };
 }
 
 /** Reads the registry from a file source (working tree, index or commit), fail-open. */

@@ -48,7 +48,15 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
 
   const yamlLines = leadingYamlBlock(splitLines(text.slice(0, 64 * 1024)).slice(0, 200));
   if (yamlLines > 0) {
-    out.push(diagnostic({ file, line: 1, column: 1, ruleId: 'registry/yaml-block', message: `lines 1-${yamlLines} are a YAML block, not JSON lines: every line must be one JSON object` }));
+    out.push(
+      diagnostic({
+        file,
+        line: 1,
+        column: 1,
+        ruleId: 'registry/yaml-block',
+        message: `lines 1-${yamlLines} are a YAML block, not JSON lines: every line must be one JSON object`,
+      }),
+    );
   }
 
   forEachLine(text, (line, n) => {
@@ -57,7 +65,9 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      out.push(diagnostic({ file, line: n, column: jsonErrorColumn(error), ruleId: 'registry/invalid-json', message: jsonErrorReason(error) }));
+      out.push(
+        diagnostic({ file, line: n, column: jsonErrorColumn(error), ruleId: 'registry/invalid-json', message: jsonErrorReason(error) }),
+      );
       return;
     }
     const dup = duplicateKey(line);
@@ -87,9 +97,27 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
     if (typeof id === 'string') {
       // Ids become file names (`.agents/findings/<id>.md`): portable ones only, unique regardless of case.
       const idProblem = idFileNameProblem(id);
-      if (idProblem !== null) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/unsafe-id', message: `id "${id}" ${idProblem} (it becomes a file name)` }));
+      if (idProblem !== null)
+        out.push(
+          diagnostic({
+            file,
+            line: n,
+            column: 1,
+            ruleId: 'registry/unsafe-id',
+            message: `id "${id}" ${idProblem} (it becomes a file name)`,
+          }),
+        );
       const sameButCase = firstIdLower.get(id.toLowerCase());
-      if (sameButCase !== undefined && sameButCase.id !== id) out.push(diagnostic({ file, line: n, column: 1, ruleId: 'registry/case-clash', message: `id "${id}" differs from "${sameButCase.id}" (line ${sameButCase.line}) only in case (they would be one file on Windows and macOS)` }));
+      if (sameButCase !== undefined && sameButCase.id !== id)
+        out.push(
+          diagnostic({
+            file,
+            line: n,
+            column: 1,
+            ruleId: 'registry/case-clash',
+            message: `id "${id}" differs from "${sameButCase.id}" (line ${sameButCase.line}) only in case (they would be one file on Windows and macOS)`,
+          }),
+        );
       else if (sameButCase === undefined) firstIdLower.set(id.toLowerCase(), { id, line: n });
     }
     const key = value['dedup_key'];
@@ -117,13 +145,31 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
   for (const a of actives) {
     if (a.id !== null && lastOfId.get(a.id)?.line !== a.line) continue;
     const earlier = activeKey.get(a.key);
-    if (earlier !== undefined) out.push(diagnostic({ file, line: a.line, column: 1, ruleId: 'registry/duplicate-dedup-key', message: `dedup_key "${a.key}" is already active on line ${earlier}; merge the two lines or retire one` }));
+    if (earlier !== undefined)
+      out.push(
+        diagnostic({
+          file,
+          line: a.line,
+          column: 1,
+          ruleId: 'registry/duplicate-dedup-key',
+          message: `dedup_key "${a.key}" is already active on line ${earlier}; merge the two lines or retire one`,
+        }),
+      );
     else activeKey.set(a.key, a.line);
   }
 
   // The replacement may come later in the file, so these are checked after the pass.
   for (const p of pendingSupersede) {
-    if (!lastOfId.has(p.target)) out.push(diagnostic({ file, line: p.line, column: 1, ruleId: 'registry/superseded-by', message: `superseded_by "${p.target}" names no entry in this registry` }));
+    if (!lastOfId.has(p.target))
+      out.push(
+        diagnostic({
+          file,
+          line: p.line,
+          column: 1,
+          ruleId: 'registry/superseded-by',
+          message: `superseded_by "${p.target}" names no entry in this registry`,
+        }),
+      );
   }
   return sortDiagnostics(out);
 }
@@ -145,7 +191,13 @@ function repeatedId(file: string, line: number, id: string, earlier: { line: num
       message: `line ${line} repeats id "${id}" of line ${earlier.line}: line ${line} is read as the finding's newer state and line ${earlier.line} is ignored; \`findings add\` would merge them into one line`,
     });
   }
-  return diagnostic({ file, line, column: 1, ruleId: 'registry/duplicate-id', message: `id "${id}" is already used on line ${earlier.line} with another dedup_key` });
+  return diagnostic({
+    file,
+    line,
+    column: 1,
+    ruleId: 'registry/duplicate-id',
+    message: `id "${id}" is already used on line ${earlier.line} with another dedup_key`,
+  });
 }
 
 /** The validator `findings validate` routes registry files to (src/validate/index.ts). */

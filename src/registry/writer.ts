@@ -34,7 +34,10 @@ function registryPaths(root: string): { file: string; lock: string } {
  * Takes the registry lock, reads the registry, runs `mutate`, and writes atomically only when
  * the bytes change. If `mutate` throws, nothing is written and the lock is still released.
  */
-export async function updateRegistry<T>(root: string, mutate: (doc: RegistryDocument) => T | Promise<T>): Promise<{ result: T; changed: boolean }> {
+export async function updateRegistry<T>(
+  root: string,
+  mutate: (doc: RegistryDocument) => T | Promise<T>,
+): Promise<{ result: T; changed: boolean }> {
   const { file, lock } = registryPaths(root);
   // A file where `.agents/findings/` should be would otherwise fail inside the lock code.
   await assertFolderUsable(path.dirname(file));
@@ -67,7 +70,9 @@ function refuseInvalidLines(doc: MutableRegistry): void {
       problems = [error instanceof Error ? error.message : String(error)];
     }
     if (problems.length > 0) {
-      throw new WriteRefusedError(`refused to write ${Layout.registry}:${line}, which would not be a valid registry entry: ${schemaMessage(problems)}; nothing written`);
+      throw new WriteRefusedError(
+        `refused to write ${Layout.registry}:${line}, which would not be a valid registry entry: ${schemaMessage(problems)}; nothing written`,
+      );
     }
   }
 }
@@ -103,7 +108,8 @@ async function assertFolderUsable(dir: string): Promise<void> {
     if (isNotFound(error)) return; // created on the first write
     throw new UsageError(`${Layout.registry}: cannot read the registry (${errorCode(error) ?? String(error)})`);
   }
-  if (!st.isDirectory()) throw new UsageError(`${Layout.registry}: cannot read the registry (ENOTDIR: ${Layout.findingsDir} is not a folder)`);
+  if (!st.isDirectory())
+    throw new UsageError(`${Layout.registry}: cannot read the registry (ENOTDIR: ${Layout.findingsDir} is not a folder)`);
 }
 
 /** The registry's bytes, null when absent; anything else (EISDIR, EACCES, …) → exit 2 naming the path. */
@@ -128,7 +134,13 @@ export function fillEntry(input: Record<string, unknown>): Record<string, unknow
   if (!('last_cited' in out)) out['last_cited'] = null;
   if (!('superseded_by' in out)) out['superseded_by'] = null;
   const { category, pattern, applicable_when: when } = out;
-  if (out['dedup_key'] === undefined && typeof category === 'string' && typeof pattern === 'string' && Array.isArray(when) && when.every((w) => typeof w === 'string')) {
+  if (
+    out['dedup_key'] === undefined &&
+    typeof category === 'string' &&
+    typeof pattern === 'string' &&
+    Array.isArray(when) &&
+    when.every((w) => typeof w === 'string')
+  ) {
     out['dedup_key'] = normalizeDedupKey(category, pattern, when as string[]);
   }
   return out;
@@ -198,7 +210,9 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
   inputs.forEach((input, i) => {
     const where = label(i, input);
     if (!isPlainObject(input)) {
-      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/schema', message: `${where}: a registry entry must be a JSON object` }));
+      diagnostics.push(
+        diagnostic({ file: source, ruleId: 'registry/schema', message: `${where}: a registry entry must be a JSON object` }),
+      );
       return;
     }
     const filled = fillEntry(input);
@@ -211,7 +225,9 @@ function checkInputs(inputs: readonly unknown[], source: string): { entries: Reg
     // Ids become artifact file names (`.agents/findings/<id>.md`): refuse what could escape.
     const idProblem = idFileNameProblem(entry.id);
     if (idProblem !== null) {
-      diagnostics.push(diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id ${idProblem} (it becomes a file name)` }));
+      diagnostics.push(
+        diagnostic({ file: source, ruleId: 'registry/unsafe-id', message: `${where}: id ${idProblem} (it becomes a file name)` }),
+      );
       return;
     }
     diagnostics.push(...dedupKeyWarnings(entry, source, 0, `${where}: `));
@@ -237,14 +253,29 @@ function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], sour
       return;
     }
     // `f-A` beside `f-a`: one artifact file on case-insensitive file systems.
-    const sameButCase = caseClash(entry.id, doc.entries.map((e) => e.entry.id));
+    const sameButCase = caseClash(
+      entry.id,
+      doc.entries.map((e) => e.entry.id),
+    );
     if (sameButCase !== undefined) {
-      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/case-clash', message: `${where}: id "${entry.id}" differs from "${sameButCase}" only in case (they would be one file on Windows and macOS)` }));
+      result.diagnostics.push(
+        diagnostic({
+          file: source,
+          ruleId: 'registry/case-clash',
+          message: `${where}: id "${entry.id}" differs from "${sameButCase}" only in case (they would be one file on Windows and macOS)`,
+        }),
+      );
       return;
     }
     const clash = doc.byId(entry.id);
     if (clash) {
-      result.diagnostics.push(diagnostic({ file: source, ruleId: 'registry/duplicate-id', message: `${where}: id "${entry.id}" is already used by ${Layout.registry}:${clash.line} (dedup_key "${clash.entry.dedup_key}")` }));
+      result.diagnostics.push(
+        diagnostic({
+          file: source,
+          ruleId: 'registry/duplicate-id',
+          message: `${where}: id "${entry.id}" is already used by ${Layout.registry}:${clash.line} (dedup_key "${clash.entry.dedup_key}")`,
+        }),
+      );
       return;
     }
     written.push({ line: doc.append(entry), where, input: entry });
@@ -260,7 +291,11 @@ function applyAdds(doc: MutableRegistry, entries: readonly RegistryEntry[], sour
  * after merging (a merge keeps the existing id, so `f-z` superseded by `f-y` merged into `f-y`
  * would name itself). A later entry of the batch may be the replacement.
  */
-function supersededByDiagnostics(doc: MutableRegistry, written: readonly { line: number; where: string; input: RegistryEntry }[], source: string): Diagnostic[] {
+function supersededByDiagnostics(
+  doc: MutableRegistry,
+  written: readonly { line: number; where: string; input: RegistryEntry }[],
+  source: string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<number>();
   for (const w of [...written].reverse()) {
@@ -301,7 +336,15 @@ export async function addEntries(root: string, inputs: readonly unknown[], optio
 function keptLineWarnings(doc: RegistryDocument): Diagnostic[] {
   return doc.problems
     .filter((p) => p.kind !== 'yaml-block' || p.line === 1)
-    .map((p) => diagnostic({ file: Layout.registry, line: p.line, severity: 'warning', ruleId: 'registry/kept-line', message: `${p.reason}; line kept unchanged` }));
+    .map((p) =>
+      diagnostic({
+        file: Layout.registry,
+        line: p.line,
+        severity: 'warning',
+        ruleId: 'registry/kept-line',
+        message: `${p.reason}; line kept unchanged`,
+      }),
+    );
 }
 
 export interface RetireChange {
@@ -321,7 +364,9 @@ export async function retireEntries(root: string, changes: readonly RetireChange
         continue;
       }
       const entry: RegistryEntry =
-        c.supersededBy === undefined ? { ...target.entry, status: 'retired', superseded_by: null } : { ...target.entry, status: 'superseded', superseded_by: c.supersededBy };
+        c.supersededBy === undefined
+          ? { ...target.entry, status: 'retired', superseded_by: null }
+          : { ...target.entry, status: 'superseded', superseded_by: c.supersededBy };
       // The same rule validate applies: no self-reference, the replacement must exist.
       const problem = supersededByProblem(entry, (id) => doc.byId(id) !== undefined);
       if (problem !== null) {

@@ -40,7 +40,9 @@ export function setArtifactTier(text: string, tier: PullTier, file: string): str
   const yaml = text.slice(yamlStart, yamlEnd);
   const eol = text.slice(0, yamlStart).endsWith('\r\n') ? '\r\n' : '\n';
   const line = `tier: ${tier}`;
-  const edited = /^tier:.*$/m.test(yaml) ? yaml.replace(/^tier:[^\r\n]*/m, line) : `${yaml}${yaml === '' || yaml.endsWith('\n') ? '' : eol}${line}${eol}`;
+  const edited = /^tier:.*$/m.test(yaml)
+    ? yaml.replace(/^tier:[^\r\n]*/m, line)
+    : `${yaml}${yaml === '' || yaml.endsWith('\n') ? '' : eol}${line}${eol}`;
   const out = text.slice(0, yamlStart) + edited + text.slice(yamlEnd);
   const before = readFrontMatter(text, file);
   const after = readFrontMatter(out, file);
@@ -74,7 +76,10 @@ export function artifactPathsToRead(input: ArtifactInput): string[] {
  * Plans the artifact copies from the artifact bytes; returns the fixture paths still to read.
  * Advisory artifacts are not copied: the compiler promotes the pulled registry line here.
  */
-export function planArtifacts(input: ArtifactInput, artifacts: ReadonlyMap<string, Buffer | null>): { files: PlannedFile[]; fixtures: { path: string; findingId: string }[]; diagnostics: Diagnostic[] } {
+export function planArtifacts(
+  input: ArtifactInput,
+  artifacts: ReadonlyMap<string, Buffer | null>,
+): { files: PlannedFile[]; fixtures: { path: string; findingId: string }[]; diagnostics: Diagnostic[] } {
   const files: PlannedFile[] = [];
   const fixtures: { path: string; findingId: string }[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -84,38 +89,81 @@ export function planArtifacts(input: ArtifactInput, artifacts: ReadonlyMap<strin
     const id = p.slice(Layout.findingsDir.length + 1, -'.md'.length);
     const fm = readFrontMatter(bytes, at(p));
     if (!fm.ok) {
-      diagnostics.push(...fm.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `${d.message}; artifact not copied` })));
+      diagnostics.push(
+        ...fm.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `${d.message}; artifact not copied` })),
+      );
       continue;
     }
     const problems = validate('finding-artifact', fm.data);
     if (problems.length > 0) {
-      diagnostics.push(diagnostic({ file: at(p), line: 1, severity: 'warning', ruleId: 'pull/artifact-schema', message: `${problems.join('; ')}; artifact not copied` }));
+      diagnostics.push(
+        diagnostic({
+          file: at(p),
+          line: 1,
+          severity: 'warning',
+          ruleId: 'pull/artifact-schema',
+          message: `${problems.join('; ')}; artifact not copied`,
+        }),
+      );
       continue;
     }
     if (fm.data['id'] !== id) {
-      diagnostics.push(diagnostic({ file: at(p), line: 1, severity: 'warning', ruleId: 'pull/artifact-id', message: `front matter id "${String(fm.data['id'])}" differs from the file name; artifact not copied` }));
+      diagnostics.push(
+        diagnostic({
+          file: at(p),
+          line: 1,
+          severity: 'warning',
+          ruleId: 'pull/artifact-id',
+          message: `front matter id "${String(fm.data['id'])}" differs from the file name; artifact not copied`,
+        }),
+      );
       continue;
     }
     if (fm.data['detectability'] !== 'mechanical') continue;
     const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     const edited = setArtifactTier(text, input.tier, at(p));
     if (edited === null) {
-      diagnostics.push(diagnostic({ file: at(p), line: 1, severity: 'warning', ruleId: 'pull/artifact-tier', message: `cannot set "tier: ${input.tier}" in the front matter safely; artifact not copied` }));
+      diagnostics.push(
+        diagnostic({
+          file: at(p),
+          line: 1,
+          severity: 'warning',
+          ruleId: 'pull/artifact-tier',
+          message: `cannot set "tier: ${input.tier}" in the front matter safely; artifact not copied`,
+        }),
+      );
       continue;
     }
     files.push({ path: p, bytes: Buffer.from(edited, 'utf8'), findingId: id });
-    const evidence = (fm.data['compiler'] as { evidence?: { positive_refs?: string[]; negative_control_refs?: string[] } } | undefined)?.evidence;
+    const evidence = (fm.data['compiler'] as { evidence?: { positive_refs?: string[]; negative_control_refs?: string[] } } | undefined)
+      ?.evidence;
     const refs = [...(evidence?.positive_refs ?? []), ...(evidence?.negative_control_refs ?? [])];
     for (const ref of refs) {
       const problem = relativePathProblem(ref);
       const norm = problem === null ? normalizeRelative(ref) : '';
       if (problem !== null || !norm.startsWith(FIXTURE_PREFIX)) {
-        diagnostics.push(diagnostic({ file: at(p), line: 1, severity: 'warning', ruleId: 'pull/fixture-path', message: `fixture ref "${ref}" ${problem ?? `is not under ${FIXTURE_PREFIX}`}; not copied` }));
+        diagnostics.push(
+          diagnostic({
+            file: at(p),
+            line: 1,
+            severity: 'warning',
+            ruleId: 'pull/fixture-path',
+            message: `fixture ref "${ref}" ${problem ?? `is not under ${FIXTURE_PREFIX}`}; not copied`,
+          }),
+        );
         continue;
       }
       const blob = input.tree.get(norm);
       if (blob === undefined || !REGULAR.has(blob.mode)) {
-        diagnostics.push(diagnostic({ file: at(p), line: 1, severity: 'warning', ruleId: 'pull/fixture-missing', message: `fixture ref "${ref}" ${blob === undefined ? 'is not in the source tree' : 'is not a regular file (symlinks are never copied)'}; not copied` }));
+        diagnostics.push(
+          diagnostic({
+            file: at(p),
+            line: 1,
+            severity: 'warning',
+            ruleId: 'pull/fixture-missing',
+            message: `fixture ref "${ref}" ${blob === undefined ? 'is not in the source tree' : 'is not a regular file (symlinks are never copied)'}; not copied`,
+          }),
+        );
         continue;
       }
       if (!fixtures.some((f) => f.path === norm)) fixtures.push({ path: norm, findingId: id });

@@ -23,7 +23,9 @@ import { REGISTRY_KEY_ORDER, type RegistryEntry } from '../types.js';
 import { entryDigest } from './digest.js';
 import type { PullTier, SourceEntryRecord, SourceRecord } from './sources-file.js';
 
-export type PlanOp = { readonly kind: 'append'; readonly entry: RegistryEntry } | { readonly kind: 'replace'; readonly line: number; readonly entry: RegistryEntry };
+export type PlanOp =
+  | { readonly kind: 'append'; readonly entry: RegistryEntry }
+  | { readonly kind: 'replace'; readonly line: number; readonly entry: RegistryEntry };
 
 export interface PlanInput {
   /** The registry here, valid lines in file order. */
@@ -54,7 +56,8 @@ export interface PullPlan {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const later = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a);
+const later = (a: string | null, b: string | null): string | null =>
+  a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a;
 
 /** The line a pull writes for a source entry, keeping this repository's id and telemetry. Pure. */
 export function importedEntry(incoming: RegistryEntry, tier: PullTier, existing?: RegistryEntry): RegistryEntry {
@@ -117,11 +120,25 @@ export function planPull(input: PlanInput): PullPlan {
     if (s.status !== 'active') continue;
     const idProblem = idFileNameProblem(s.id);
     if (idProblem !== null) {
-      diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/unsafe-id', message: `id "${s.id}" ${idProblem} (it becomes a file name); not imported` }));
+      diagnostics.push(
+        diagnostic({
+          file: sourceFile,
+          severity: 'warning',
+          ruleId: 'pull/unsafe-id',
+          message: `id "${s.id}" ${idProblem} (it becomes a file name); not imported`,
+        }),
+      );
       continue;
     }
     if (seenKeys.has(s.dedup_key)) {
-      diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/duplicate-in-source', message: `"${s.id}": another active line of the source has dedup_key "${s.dedup_key}"; only the first is imported` }));
+      diagnostics.push(
+        diagnostic({
+          file: sourceFile,
+          severity: 'warning',
+          ruleId: 'pull/duplicate-in-source',
+          message: `"${s.id}": another active line of the source has dedup_key "${s.dedup_key}"; only the first is imported`,
+        }),
+      );
       continue;
     }
     seenKeys.add(s.dedup_key);
@@ -142,13 +159,27 @@ export function planPull(input: PlanInput): PullPlan {
     const here = target.entry;
     const sameKey = here.dedup_key === s.dedup_key;
     if (touched.has(target.line)) {
-      diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/id-conflict', message: `"${s.id}" (dedup_key "${s.dedup_key}") matches a line this pull already wrote; not imported` }));
+      diagnostics.push(
+        diagnostic({
+          file: sourceFile,
+          severity: 'warning',
+          ruleId: 'pull/id-conflict',
+          message: `"${s.id}" (dedup_key "${s.dedup_key}") matches a line this pull already wrote; not imported`,
+        }),
+      );
       continue;
     }
     if (here.tier === 'local') {
       // A local entry always keeps its own wording and lifecycle (docs/reuse.md).
       if (!sameKey) {
-        diagnostics.push(diagnostic({ file: sourceFile, severity: 'warning', ruleId: 'pull/id-conflict', message: `id "${s.id}" is already used here by a local entry with another dedup_key ("${here.dedup_key}"); not imported` }));
+        diagnostics.push(
+          diagnostic({
+            file: sourceFile,
+            severity: 'warning',
+            ruleId: 'pull/id-conflict',
+            message: `id "${s.id}" is already used here by a local entry with another dedup_key ("${here.dedup_key}"); not imported`,
+          }),
+        );
       } else {
         keptLocal.push(here.id);
       }
@@ -169,7 +200,14 @@ export function planPull(input: PlanInput): PullPlan {
       continue;
     }
     const why = input.ownedElsewhere.has(here.id) ? 'was pulled from another source' : `is a ${here.tier} line no recorded source owns`;
-    diagnostics.push(diagnostic({ file: sourceFile, severity: 'info', ruleId: 'pull/kept-existing', message: `"${s.id}": the line with ${sameKey ? `dedup_key "${s.dedup_key}"` : `id "${s.id}"`} here ("${here.id}") ${why}; left as it is` }));
+    diagnostics.push(
+      diagnostic({
+        file: sourceFile,
+        severity: 'info',
+        ruleId: 'pull/kept-existing',
+        message: `"${s.id}": the line with ${sameKey ? `dedup_key "${s.dedup_key}"` : `id "${s.id}"`} here ("${here.id}") ${why}; left as it is`,
+      }),
+    );
   }
 
   // Entries this source owned that it no longer offers as active.
@@ -185,8 +223,14 @@ export function planPull(input: PlanInput): PullPlan {
       continue;
     }
     const s = sourceById.get(id);
-    const replacement = s?.status === 'superseded' && s.superseded_by !== null ? (written.get(s.superseded_by) ?? (byId.has(s.superseded_by) ? s.superseded_by : null)) : null;
-    const entry: RegistryEntry = replacement !== null && replacement !== id ? { ...here, status: 'superseded', superseded_by: replacement } : { ...here, status: 'retired', superseded_by: null };
+    const replacement =
+      s?.status === 'superseded' && s.superseded_by !== null
+        ? (written.get(s.superseded_by) ?? (byId.has(s.superseded_by) ? s.superseded_by : null))
+        : null;
+    const entry: RegistryEntry =
+      replacement !== null && replacement !== id
+        ? { ...here, status: 'superseded', superseded_by: replacement }
+        : { ...here, status: 'retired', superseded_by: null };
     replace(l, entry, retired);
     owned.set(id, entryDigest(entry));
   }

@@ -19,7 +19,17 @@ import { parseRegistry } from '../registry/reader.js';
 import { updateRegistry } from '../registry/writer.js';
 import { artifactPathsToRead, planArtifacts, type PlannedFile } from './artifacts.js';
 import { planPull } from './merge.js';
-import { EMPTY_SOURCES, parseSourcesFile, recordedUrl, recordLine, serializeSourcesFile, sourceFromRecord, type PullTier, type SourceRecord, type SourcesFile } from './sources-file.js';
+import {
+  EMPTY_SOURCES,
+  parseSourcesFile,
+  recordedUrl,
+  recordLine,
+  serializeSourcesFile,
+  sourceFromRecord,
+  type PullTier,
+  type SourceRecord,
+  type SourcesFile,
+} from './sources-file.js';
 import { writePlannedFiles, type WrittenFile } from './write-files.js';
 
 export interface PullRequest {
@@ -74,7 +84,9 @@ function failureDiagnostic(url: string, ref: string, failure: FetchFailure): Dia
 }
 
 /** Reads and parses sources.json from the working tree (missing → empty). */
-export async function readSources(root: string): Promise<{ ok: true; value: SourcesFile; text: string | null } | { ok: false; diagnostics: Diagnostic[] }> {
+export async function readSources(
+  root: string,
+): Promise<{ ok: true; value: SourcesFile; text: string | null } | { ok: false; diagnostics: Diagnostic[] }> {
   const data = await readIfExists(path.join(root, Layout.sources));
   if (data === null) return { ok: true, value: EMPTY_SOURCES, text: null };
   const text = data.toString('utf8');
@@ -91,8 +103,25 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
   const tier = req.tier ?? 'pulled';
   const classified = classifySource(req.source, req.cwd);
   const url = recordedUrl(classified, root);
-  const base = { url, ref, tier, added: [], updated: [], unchanged: [], retired: [], keptLocal: [], files: [], registryChanged: false, sourcesChanged: false };
-  const fail = (outcome: PullOutcome, diagnostics: Diagnostic[], commit: string | null = null): PullResult => ({ ...base, outcome, commit, diagnostics });
+  const base = {
+    url,
+    ref,
+    tier,
+    added: [],
+    updated: [],
+    unchanged: [],
+    retired: [],
+    keptLocal: [],
+    files: [],
+    registryChanged: false,
+    sourcesChanged: false,
+  };
+  const fail = (outcome: PullOutcome, diagnostics: Diagnostic[], commit: string | null = null): PullResult => ({
+    ...base,
+    outcome,
+    commit,
+    diagnostics,
+  });
 
   // Leftovers of pulls killed with SIGKILL (signals are cleaned up as they happen).
   sweepStalePullDirs();
@@ -105,7 +134,17 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
     const tree = new Map<string, BlobEntry>((await src.entries(PREFIXES)).map((e) => [e.path, e]));
     const registryBlob = tree.get(Layout.registry);
     if (registryBlob === undefined || registryBlob.mode === '120000') {
-      return fail('rejected', [diagnostic({ file: sourceFile, ruleId: 'pull/no-registry', message: `the source has no ${Layout.registry} at ${src.commit.slice(0, 12)} (${ref}); nothing changed` })], src.commit);
+      return fail(
+        'rejected',
+        [
+          diagnostic({
+            file: sourceFile,
+            ruleId: 'pull/no-registry',
+            message: `the source has no ${Layout.registry} at ${src.commit.slice(0, 12)} (${ref}); nothing changed`,
+          }),
+        ],
+        src.commit,
+      );
     }
     const bytes = (await src.readBlobs([registryBlob.sha])).get(registryBlob.sha);
     const parsed = parseRegistry((bytes ?? Buffer.alloc(0)).toString('utf8'));
@@ -113,15 +152,31 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
     for (const p of parsed.problems) {
       if (p.kind === 'yaml-block') {
         // The agentops registry opens with a YAML block (docs/registry.md): report once, read the rest.
-        if (p.line === 1) sourceDiagnostics.push(diagnostic({ file: sourceFile, line: 1, severity: 'warning', ruleId: 'pull/source-yaml-block', message: p.reason }));
+        if (p.line === 1)
+          sourceDiagnostics.push(
+            diagnostic({ file: sourceFile, line: 1, severity: 'warning', ruleId: 'pull/source-yaml-block', message: p.reason }),
+          );
         continue;
       }
-      sourceDiagnostics.push(diagnostic({ file: sourceFile, line: p.line, ruleId: 'pull/source-line', message: `${p.reason} (at ${src.commit.slice(0, 12)})` }));
+      sourceDiagnostics.push(
+        diagnostic({ file: sourceFile, line: p.line, ruleId: 'pull/source-line', message: `${p.reason} (at ${src.commit.slice(0, 12)})` }),
+      );
     }
     if (hasErrors(sourceDiagnostics)) {
       // A malformed line could hide an entry the source still has: retiring what "disappeared"
       // would then be wrong, so the whole source is refused.
-      return fail('rejected', [...sourceDiagnostics, diagnostic({ file: sourceFile, ruleId: 'pull/source-rejected', message: 'the source registry has malformed lines; nothing changed (fix them in the source and pull again)' })], src.commit);
+      return fail(
+        'rejected',
+        [
+          ...sourceDiagnostics,
+          diagnostic({
+            file: sourceFile,
+            ruleId: 'pull/source-rejected',
+            message: 'the source registry has malformed lines; nothing changed (fix them in the source and pull again)',
+          }),
+        ],
+        src.commit,
+      );
     }
 
     const { result, changed } = await updateRegistry(root, async (doc) => {
@@ -129,7 +184,14 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
       if (!sources.ok) return { ok: false as const, diagnostics: sources.diagnostics };
       const record = sources.value.sources.find((s) => s.url === url);
       const ownedElsewhere = new Set(sources.value.sources.filter((s) => s.url !== url).flatMap((s) => s.entries.map((e) => e.id)));
-      const plan = planPull({ registry: doc.entries, incoming: parsed.entries.map((l) => l.entry), record, ownedElsewhere, tier, sourceFile });
+      const plan = planPull({
+        registry: doc.entries,
+        incoming: parsed.entries.map((l) => l.entry),
+        record,
+        ownedElsewhere,
+        tier,
+        sourceFile,
+      });
 
       const artifactInput = { tree, written: plan.written, tier, sourceLabel: label };
       const artifactPaths = artifactPathsToRead(artifactInput);
@@ -137,7 +199,14 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
       const artifacts = new Map(artifactPaths.map((p) => [p, artifactBlobs.get(tree.get(p)!.sha) ?? null]));
       const planned = planArtifacts(artifactInput, artifacts);
       const fixtureBlobs = await src.readBlobs(planned.fixtures.map((f) => tree.get(f.path)!.sha));
-      const files: PlannedFile[] = [...planned.files, ...planned.fixtures.map((f) => ({ path: f.path, findingId: f.findingId, bytes: fixtureBlobs.get(tree.get(f.path)!.sha) ?? Buffer.alloc(0) }))];
+      const files: PlannedFile[] = [
+        ...planned.files,
+        ...planned.fixtures.map((f) => ({
+          path: f.path,
+          findingId: f.findingId,
+          bytes: fixtureBlobs.get(tree.get(f.path)!.sha) ?? Buffer.alloc(0),
+        })),
+      ];
       const written = await writePlannedFiles(root, files, record?.files ?? []);
 
       const next: SourceRecord = { url, ref, commit: src.commit, tier, entries: plan.entries, files: written.records };
@@ -149,7 +218,13 @@ export async function pullSource(root: string, req: PullRequest): Promise<PullRe
         if (op.kind === 'append') doc.append(op.entry);
         else doc.replace(op.line, op.entry);
       }
-      return { ok: true as const, plan, files: written.files, sourcesChanged, diagnostics: [...plan.diagnostics, ...planned.diagnostics, ...written.diagnostics] };
+      return {
+        ok: true as const,
+        plan,
+        files: written.files,
+        sourcesChanged,
+        diagnostics: [...plan.diagnostics, ...planned.diagnostics, ...written.diagnostics],
+      };
     });
     if (!result.ok) return fail('unreadable', result.diagnostics, src.commit);
     const sorted = (xs: readonly string[]): string[] => [...xs].sort(compareStrings);
@@ -184,12 +259,14 @@ export interface SourceCheck {
   readonly state: SourceState;
 }
 
-
 /**
  * `pull --check`: compares each recorded source's ref, as `git ls-remote` sees it now, with
  * the recorded commit. Writes nothing. With `source`, only that one (it must be recorded).
  */
-export async function checkSources(root: string, req: { source?: string; cwd: string }): Promise<{ checks: SourceCheck[]; diagnostics: Diagnostic[] }> {
+export async function checkSources(
+  root: string,
+  req: { source?: string; cwd: string },
+): Promise<{ checks: SourceCheck[]; diagnostics: Diagnostic[] }> {
   if (req.source !== undefined) validateRequest({ source: req.source });
   const sources = await readSources(root);
   if (!sources.ok) return { checks: [], diagnostics: sources.diagnostics };
@@ -201,7 +278,13 @@ export async function checkSources(root: string, req: { source?: string; cwd: st
     records = records.filter((r) => r.url === url);
     if (records.length === 0) {
       checks.push({ url, ref: 'HEAD', recorded: null, current: null, state: 'not-recorded' });
-      diagnostics.push(diagnostic({ file: Layout.sources, ruleId: 'pull/not-recorded', message: `source "${url}" has never been pulled here; run \`findings pull ${url}\`` }));
+      diagnostics.push(
+        diagnostic({
+          file: Layout.sources,
+          ruleId: 'pull/not-recorded',
+          message: `source "${url}" has never been pulled here; run \`findings pull ${url}\``,
+        }),
+      );
     }
   }
   for (const r of records) {
@@ -209,7 +292,12 @@ export async function checkSources(root: string, req: { source?: string; cwd: st
     const now = await remoteCommit(sourceFromRecord(r.url, root), r.ref);
     if (!now.ok) {
       checks.push({ url: r.url, ref: r.ref, recorded: r.commit, current: null, state: 'unreadable' });
-      diagnostics.push({ ...failureDiagnostic(r.url, r.ref, now.failure), file: Layout.sources, line, message: `source "${r.url}" (${r.ref}) cannot be checked: ${now.failure.message}` });
+      diagnostics.push({
+        ...failureDiagnostic(r.url, r.ref, now.failure),
+        file: Layout.sources,
+        line,
+        message: `source "${r.url}" (${r.ref}) cannot be checked: ${now.failure.message}`,
+      });
       continue;
     }
     const moved = now.commit !== r.commit;

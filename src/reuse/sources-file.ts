@@ -43,16 +43,30 @@ export const EMPTY_SOURCES: SourcesFile = { version: 1, sources: [] };
 const KEY_ORDER = ['version', 'sources', 'url', 'ref', 'commit', 'tier', 'entries', 'files', 'id', 'path', 'digest'];
 
 /** Parses sources.json text; a bad file is an error diagnostic (pull refuses to guess ownership). Pure. */
-export function parseSourcesFile(text: string, file: string = Layout.sources): { ok: true; value: SourcesFile } | { ok: false; diagnostics: Diagnostic[] } {
+export function parseSourcesFile(
+  text: string,
+  file: string = Layout.sources,
+): { ok: true; value: SourcesFile } | { ok: false; diagnostics: Diagnostic[] } {
   const doc = parseJsonDocument(text);
-  if (!doc.ok) return { ok: false, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'sources/invalid-json', message: doc.reason })] };
+  if (!doc.ok)
+    return {
+      ok: false,
+      diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'sources/invalid-json', message: doc.reason })],
+    };
   const value = doc.value;
   const problems = validate('sources', value);
-  if (problems.length > 0) return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'sources/schema', message })) };
+  if (problems.length > 0)
+    return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'sources/schema', message })) };
   const parsed = value as SourcesFile;
   const seen = new Set<string>();
   for (const s of parsed.sources) {
-    if (seen.has(s.url)) return { ok: false, diagnostics: [diagnostic({ file, line: 1, ruleId: 'sources/duplicate-url', message: `source "${s.url}" is recorded more than once` })] };
+    if (seen.has(s.url))
+      return {
+        ok: false,
+        diagnostics: [
+          diagnostic({ file, line: 1, ruleId: 'sources/duplicate-url', message: `source "${s.url}" is recorded more than once` }),
+        ],
+      };
     seen.add(s.url);
   }
   return { ok: true, value: parsed };

@@ -30,7 +30,12 @@ export function safeTarget(root: string, rel: string): { abs: string } | { probl
     // absent: fine
   }
   const inside = resolveInsideRoot(root, rel);
-  return 'problem' in inside ? { problem: inside.problem === 'leaves the repository through a symlink' ? 'would leave the repository through a symlink' : inside.problem } : { abs };
+  return 'problem' in inside
+    ? {
+        problem:
+          inside.problem === 'leaves the repository through a symlink' ? 'would leave the repository through a symlink' : inside.problem,
+      }
+    : { abs };
 }
 
 export type FileAction = 'created' | 'updated' | 'unchanged' | 'kept';
@@ -44,7 +49,12 @@ export interface WrittenFile {
  * Applies planned copies. `dryRun` decides without writing. Returns what happened, the new file
  * records for sources.json and diagnostics.
  */
-export async function writePlannedFiles(root: string, planned: readonly PlannedFile[], previous: readonly SourceFileRecord[], dryRun = false): Promise<{ files: WrittenFile[]; records: SourceFileRecord[]; diagnostics: Diagnostic[] }> {
+export async function writePlannedFiles(
+  root: string,
+  planned: readonly PlannedFile[],
+  previous: readonly SourceFileRecord[],
+  dryRun = false,
+): Promise<{ files: WrittenFile[]; records: SourceFileRecord[]; diagnostics: Diagnostic[] }> {
   const prev = new Map(previous.map((f) => [f.path, f.digest]));
   const files: WrittenFile[] = [];
   const records: SourceFileRecord[] = [];
@@ -52,7 +62,9 @@ export async function writePlannedFiles(root: string, planned: readonly PlannedF
   for (const f of planned) {
     const target = safeTarget(root, f.path);
     if ('problem' in target) {
-      diagnostics.push(diagnostic({ file: f.path, severity: 'warning', ruleId: 'pull/unsafe-path', message: `${f.path} ${target.problem}; not copied` }));
+      diagnostics.push(
+        diagnostic({ file: f.path, severity: 'warning', ruleId: 'pull/unsafe-path', message: `${f.path} ${target.problem}; not copied` }),
+      );
       continue;
     }
     const digest = copiedFileDigest(f.path, f.bytes);
@@ -66,12 +78,20 @@ export async function writePlannedFiles(root: string, planned: readonly PlannedF
     // artifact's status/superseded_by/tier lines); a record written before that rule holds the
     // plain byte digest, which still counts.
     const recorded = prev.get(f.path);
-    const untouched = current !== null && recorded !== undefined && (recorded === copiedFileDigest(f.path, current) || recorded === bytesDigest(current));
+    const untouched =
+      current !== null && recorded !== undefined && (recorded === copiedFileDigest(f.path, current) || recorded === bytesDigest(current));
     if (current !== null && !untouched) {
       // Edited here, or a file this source never wrote: it stays as it is.
       files.push({ path: f.path, action: 'kept' });
       if (recorded !== undefined) records.push({ path: f.path, digest: recorded });
-      diagnostics.push(diagnostic({ file: f.path, severity: 'info', ruleId: 'pull/kept-local-file', message: `${f.path} differs from the source's copy and was not written by the last pull; kept as it is` }));
+      diagnostics.push(
+        diagnostic({
+          file: f.path,
+          severity: 'info',
+          ruleId: 'pull/kept-local-file',
+          message: `${f.path} differs from the source's copy and was not written by the last pull; kept as it is`,
+        }),
+      );
       continue;
     }
     if (!dryRun) await writeFileAtomically(target.abs, f.bytes, { display: f.path });

@@ -48,11 +48,18 @@ export function lookup(
   findings: readonly ReviewFinding[],
   others: readonly ReviewFinding[],
 ): { finding: ReviewFinding } | { problem: string } {
-  const m = matchId(input, findings.map((f) => f.id));
+  const m = matchId(
+    input,
+    findings.map((f) => f.id),
+  );
   if (m.kind === 'invalid') return { problem: `${input}: not a finding id (8 to 32 hex characters, optionally as F-… or [F-…])` };
-  if (m.kind === 'ambiguous') return { problem: `${input}: ambiguous, matches ${m.ids.map((id) => `F-${id.slice(0, 12)}`).join(', ')}; give more characters` };
+  if (m.kind === 'ambiguous')
+    return { problem: `${input}: ambiguous, matches ${m.ids.map((id) => `F-${id.slice(0, 12)}`).join(', ')}; give more characters` };
   if (m.kind === 'unknown') {
-    const elsewhere = matchId(input, others.map((f) => f.id));
+    const elsewhere = matchId(
+      input,
+      others.map((f) => f.id),
+    );
     if (elsewhere.kind === 'match') {
       const f = others.find((o) => o.id === elsewhere.id)!;
       return { problem: `${input}: belongs to task "${f.task}", not "${task}"` };
@@ -106,7 +113,13 @@ export function planResolutions(
 }
 
 /** The same origin's pass verifies every `addressed` finding of that origin, all rounds; nothing else. */
-export function planPass(task: string, origin: Origin, findings: readonly ReviewFinding[], actor: string | null, at: string): ActionPlan<VerifiedEvent> {
+export function planPass(
+  task: string,
+  origin: Origin,
+  findings: readonly ReviewFinding[],
+  actor: string | null,
+  at: string,
+): ActionPlan<VerifiedEvent> {
   const applied = findings.filter((f) => f.origin === origin && f.status === 'addressed');
   const events: VerifiedEvent[] = applied.map((f) => ({
     event_id: hashId({ type: 'verified', finding_id: f.id, origin, actor, at }),
@@ -132,12 +145,15 @@ export function planWaiver(
   at: string,
 ): ActionPlan<WaivedEvent> {
   const refuse = (problem: string): ActionPlan<WaivedEvent> => ({ events: [], applied: [], problems: [problem] });
-  if (actor === null) return refuse('no acting identity: set `git config user.email` to an address listed under "auditor" in .agents/roles.json');
-  if (!holdsRole(roles, 'auditor', actor)) return refuse(`${actor} is not listed under "auditor" in .agents/roles.json: only auditors may waive findings`);
+  if (actor === null)
+    return refuse('no acting identity: set `git config user.email` to an address listed under "auditor" in .agents/roles.json');
+  if (!holdsRole(roles, 'auditor', actor))
+    return refuse(`${actor} is not listed under "auditor" in .agents/roles.json: only auditors may waive findings`);
   const found = lookup(input, task, findings, others);
   if ('problem' in found) return refuse(found.problem);
   const f = found.finding;
-  if (!WAIVABLE.includes(f.severity)) return refuse(`F-${f.shortId} is a ${f.severity} finding: it must be fixed, never waived (only minor and nit findings can be waived)`);
+  if (!WAIVABLE.includes(f.severity))
+    return refuse(`F-${f.shortId} is a ${f.severity} finding: it must be fixed, never waived (only minor and nit findings can be waived)`);
   if (f.status !== 'open') return refuse(`F-${f.shortId} is not open (it is ${f.status}); only open findings can be waived`);
   if (isPlaceholder(note)) return refuse(`--note ${JSON.stringify(note)} is empty or a placeholder: explain why this finding is waived`);
   const event: WaivedEvent = {

@@ -29,7 +29,14 @@ export async function appendOnlyViolations(before: RepoFiles, after: RepoFiles, 
     const was = old.get(file)?.toString('utf8') ?? '';
     const is = now.get(file);
     if (is === null || is === undefined) {
-      out.push(diagnostic({ file, line: 0, ruleId: 'review/ledger-rewritten', message: `the review ledger was deleted since ${label}; ledgers are append-only (restore it)` }));
+      out.push(
+        diagnostic({
+          file,
+          line: 0,
+          ruleId: 'review/ledger-rewritten',
+          message: `the review ledger was deleted since ${label}; ledgers are append-only (restore it)`,
+        }),
+      );
       continue;
     }
     const missing = missingLines(was, is.toString('utf8'));

@@ -32,8 +32,13 @@ const COMMON_FIELDS = ['event_id', 'type', 'task', 'finding_id', 'actor', 'at'];
 function nameUnknownFields(value: unknown, problems: string[]): string[] {
   if (!isPlainObject(value) || !problems.some((p) => p.includes('unevaluated properties'))) return problems;
   const allowed = new Set([...COMMON_FIELDS, ...(EVENT_FIELDS[String(value['type'])] ?? [])]);
-  const unknown = Object.keys(value).filter((k) => !allowed.has(k)).sort();
-  return [...problems.filter((p) => !p.includes('unevaluated properties')), ...unknown.map((k) => `unknown field "${k}" for a ${String(value['type'])} event`)];
+  const unknown = Object.keys(value)
+    .filter((k) => !allowed.has(k))
+    .sort();
+  return [
+    ...problems.filter((p) => !p.includes('unevaluated properties')),
+    ...unknown.map((k) => `unknown field "${k}" for a ${String(value['type'])} event`),
+  ];
 }
 
 /** Rules a schema cannot say well: code-point limits and the `file` path rules on `filed` lines. */
@@ -43,7 +48,8 @@ function filedProblems(value: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const key of ['expected', 'actual', 'fix', 'evidence'] as const) {
     const v = finding[key];
-    if (typeof v === 'string' && codePoints(v) > LIMITS[key]) out.push(`field "finding.${key}" is ${codePoints(v)} characters long; at most ${LIMITS[key]} allowed`);
+    if (typeof v === 'string' && codePoints(v) > LIMITS[key])
+      out.push(`field "finding.${key}" is ${codePoints(v)} characters long; at most ${LIMITS[key]} allowed`);
   }
   const file = finding['file'];
   if (typeof file === 'string') {
@@ -68,14 +74,22 @@ export function parseLedger(text: string, file: string, task: string): { events:
       continue;
     }
     const problems = nameUnknownFields(parsed.value, validate('review-event', parsed.value));
-    if (problems.length === 0 && isPlainObject(parsed.value) && parsed.value['type'] === 'filed') problems.push(...filedProblems(parsed.value));
+    if (problems.length === 0 && isPlainObject(parsed.value) && parsed.value['type'] === 'filed')
+      problems.push(...filedProblems(parsed.value));
     if (problems.length > 0) {
       for (const message of problems) diagnostics.push(diagnostic({ file, line, ruleId: 'review/schema', message }));
       continue;
     }
     const value = parsed.value as ReviewEvent;
     if (value.task !== task) {
-      diagnostics.push(diagnostic({ file, line, ruleId: 'review/task-mismatch', message: `event names task "${value.task}" but the ledger belongs to task "${task}"` }));
+      diagnostics.push(
+        diagnostic({
+          file,
+          line,
+          ruleId: 'review/task-mismatch',
+          message: `event names task "${value.task}" but the ledger belongs to task "${task}"`,
+        }),
+      );
       continue;
     }
     events.push({ ...value, ledgerLine: line });

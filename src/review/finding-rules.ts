@@ -45,7 +45,20 @@ export function findingFileProblem(file: string): string | null {
  * `file` values that say "no file" (squashed, any case): `none`, `n/a`, `TBD`, `unknown`… Narrower
  * than isPlaceholder on purpose: `TODO`, `test` or `notes` can be real file names.
  */
-const FILE_PLACEHOLDERS = new Set(['none', 'na', 'tbd', 'tba', 'tbc', 'unknown', 'null', 'nil', 'undefined', 'nofile', 'notapplicable', 'unspecified']);
+const FILE_PLACEHOLDERS = new Set([
+  'none',
+  'na',
+  'tbd',
+  'tba',
+  'tbc',
+  'unknown',
+  'null',
+  'nil',
+  'undefined',
+  'nofile',
+  'notapplicable',
+  'unspecified',
+]);
 
 /**
  * The rules roboco applies to `file` when a finding is filed, on top of findingFileProblem: at
@@ -58,11 +71,15 @@ const FILE_PLACEHOLDERS = new Set(['none', 'na', 'tbd', 'tba', 'tbc', 'unknown',
 export function filedFileProblem(file: string): string | null {
   const n = codePoints(file);
   if (n > LIMITS.file) return `is ${n} characters long; at most ${LIMITS.file} allowed`;
-  const squashed = file.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const squashed = file
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
   if (squashed === '' || FILE_PLACEHOLDERS.has(squashed)) return 'is a placeholder, not a path: leave "file" out when no file applies';
   if (file.includes('~')) return 'contains "~": give the path relative to the repository root';
   if (file.includes('#')) return 'contains "#": give the path only, and the line number in "line"';
-  if (/\s/u.test(file) && !file.includes('/') && !/\.[\p{L}\p{N}]+$/u.test(file)) return 'reads as prose, not a repository path: name the file (e.g. src/app.py) or leave "file" out';
+  if (/\s/u.test(file) && !file.includes('/') && !/\.[\p{L}\p{N}]+$/u.test(file))
+    return 'reads as prose, not a repository path: name the file (e.g. src/app.py) or leave "file" out';
   return null;
 }
 
@@ -115,7 +132,10 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
     }
     // The same placeholder list as reasons and waiver notes (roboco: "wip", "n/a", "?"…).
     if (isPlaceholder(v)) {
-      problems.push({ field: key, message: `${JSON.stringify(v)} is a placeholder: say what ${key === 'expected' ? 'should happen' : 'happens instead'}` });
+      problems.push({
+        field: key,
+        message: `${JSON.stringify(v)} is a placeholder: say what ${key === 'expected' ? 'should happen' : 'happens instead'}`,
+      });
       return null;
     }
     const n = codePoints(v);
@@ -166,17 +186,25 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
   let criterion: string | null = null;
   const rawCriterion = opt('criterion');
   if (rawCriterion !== null) {
-    if (typeof rawCriterion !== 'string' || rawCriterion === '') problems.push({ field: 'criterion', message: 'must be a non-empty string' });
-    else if (controlCharProblem(rawCriterion) !== null) problems.push({ field: 'criterion', message: `${JSON.stringify(rawCriterion)} ${controlCharProblem(rawCriterion)!}` });
+    if (typeof rawCriterion !== 'string' || rawCriterion === '')
+      problems.push({ field: 'criterion', message: 'must be a non-empty string' });
+    else if (controlCharProblem(rawCriterion) !== null)
+      problems.push({ field: 'criterion', message: `${JSON.stringify(rawCriterion)} ${controlCharProblem(rawCriterion)!}` });
     else if (task === null) {
-      problems.push({ field: 'criterion', message: `cannot be checked: task "${taskId}" has no .agents/tasks/${taskId}.json (create it with \`findings review task ${taskId} --criterion "…"\`)` });
+      problems.push({
+        field: 'criterion',
+        message: `cannot be checked: task "${taskId}" has no .agents/tasks/${taskId}.json (create it with \`findings review task ${taskId} --criterion "…"\`)`,
+      });
     } else {
       // Contract: a criterion matching neither an id nor the exact text is rejected outright.
       const match = task.criteria.find((c) => c.id === rawCriterion || c.text === rawCriterion);
       if (match) criterion = match.id;
       else {
         const ids = criterionIds(task);
-        problems.push({ field: 'criterion', message: `${JSON.stringify(rawCriterion)} matches no criterion of task "${taskId}"; valid ids: ${ids.length > 0 ? ids.join(', ') : '(none)'}` });
+        problems.push({
+          field: 'criterion',
+          message: `${JSON.stringify(rawCriterion)} matches no criterion of task "${taskId}"; valid ids: ${ids.length > 0 ? ids.join(', ') : '(none)'}`,
+        });
       }
     }
   }
@@ -184,7 +212,8 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
   let cls: string | null = null;
   const rawClass = opt('class');
   if (rawClass !== null) {
-    if (typeof rawClass !== 'string' || !CLASS_SLUG.test(rawClass)) problems.push({ field: 'class', message: 'must be a lowercase slug (a-z, 0-9, -; at most 64)' });
+    if (typeof rawClass !== 'string' || !CLASS_SLUG.test(rawClass))
+      problems.push({ field: 'class', message: 'must be a lowercase slug (a-z, 0-9, -; at most 64)' });
     else cls = rawClass;
   }
 
@@ -199,8 +228,36 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
  * CEO reason or a waiver note (contract: "An empty or placeholder reason is rejected cleanly").
  */
 const PLACEHOLDER_WORDS = new Set([
-  'wip', 'tbd', 'tba', 'tbc', 'todo', 'fixme', 'na', 'none', 'null', 'nil', 'nothing', 'placeholder', 'x', 'xx', 'xxx',
-  'later', 'fixlater', 'pending', 'soon', 'asdf', 'test', 'reason', 'note', 'no', 'ok', 'nope', 'idk', 'etc', 'tk', 'undefined',
+  'wip',
+  'tbd',
+  'tba',
+  'tbc',
+  'todo',
+  'fixme',
+  'na',
+  'none',
+  'null',
+  'nil',
+  'nothing',
+  'placeholder',
+  'x',
+  'xx',
+  'xxx',
+  'later',
+  'fixlater',
+  'pending',
+  'soon',
+  'asdf',
+  'test',
+  'reason',
+  'note',
+  'no',
+  'ok',
+  'nope',
+  'idk',
+  'etc',
+  'tk',
+  'undefined',
 ]);
 
 /**
@@ -209,7 +266,27 @@ const PLACEHOLDER_WORDS = new Set([
  * "n / a" split into words.
  */
 const FILLER_WORDS = new Set([
-  'n', 'a', 'fix', 'me', 'it', 'to', 'do', 'be', 'done', 'will', 'for', 'now', 'yet', 'then', 'and', 'or', 'tomorrow', 'more', 'see', 'above', 'below',
+  'n',
+  'a',
+  'fix',
+  'me',
+  'it',
+  'to',
+  'do',
+  'be',
+  'done',
+  'will',
+  'for',
+  'now',
+  'yet',
+  'then',
+  'and',
+  'or',
+  'tomorrow',
+  'more',
+  'see',
+  'above',
+  'below',
 ]);
 
 /**

@@ -78,7 +78,10 @@ export async function reviewPushGate(input: PushGateInput): Promise<Diagnostic[]
     const task = taskFromBranch(ref, pattern);
     if (task !== null) tasks.add(task);
   }
-  const trailers = input.base === undefined ? await taskTrailers(input.root, input.commit) : await taskTrailersInRange(input.root, input.base, input.commit);
+  const trailers =
+    input.base === undefined
+      ? await taskTrailers(input.root, input.commit)
+      : await taskTrailersInRange(input.root, input.base, input.commit);
   for (const t of trailers) if (SAFE_ID.test(t)) tasks.add(t);
   for (const task of [...tasks].sort()) {
     const { findings, diagnostics } = await readLedger(files, task);

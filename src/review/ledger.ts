@@ -9,7 +9,17 @@ import { readMany, type RepoFiles } from '../repo-files.js';
 import { validate } from '../schema.js';
 import { parseLedger, taskOfLedgerPath } from './events.js';
 import { shortIdOf } from './ids.js';
-import { WAIVABLE, type AddressedEvent, type FiledEvent, type FindingBody, type FindingStatus, type Origin, type ReviewEvent, type TaskFile, type WaivedEvent } from './types.js';
+import {
+  WAIVABLE,
+  type AddressedEvent,
+  type FiledEvent,
+  type FindingBody,
+  type FindingStatus,
+  type Origin,
+  type ReviewEvent,
+  type TaskFile,
+  type WaivedEvent,
+} from './types.js';
 
 export type { ReviewEvent, TaskFile } from './types.js';
 
@@ -125,7 +135,10 @@ export async function readLedger(files: RepoFiles, task: string): Promise<{ find
 }
 
 /** The parsed events of one task's ledger (bad lines reported, left out). */
-export async function readLedgerEvents(files: RepoFiles, task: string): Promise<{ events: ReviewEvent[]; diagnostics: Diagnostic[]; exists: boolean }> {
+export async function readLedgerEvents(
+  files: RepoFiles,
+  task: string,
+): Promise<{ events: ReviewEvent[]; diagnostics: Diagnostic[]; exists: boolean }> {
   const file = reviewLedgerPath(task);
   const data = await files.read(file);
   if (data === null) return { events: [], diagnostics: [], exists: false };
@@ -156,18 +169,37 @@ export async function readAllLedgers(files: RepoFiles): Promise<{ findings: Revi
 /** Parses a task file's text. Pure. */
 export function parseTask(text: string, file: string, expectedId: string | null): { task: TaskFile | null; diagnostics: Diagnostic[] } {
   const doc = parseJsonDocument(text);
-  if (!doc.ok) return { task: null, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'review/task-invalid-json', message: doc.reason })] };
+  if (!doc.ok)
+    return {
+      task: null,
+      diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'review/task-invalid-json', message: doc.reason })],
+    };
   const raw = doc.value;
   const problems = validate('task', raw);
   const diagnostics = problems.map((message) => diagnostic({ file, line: 1, ruleId: 'review/task-schema', message }));
   if (problems.length === 0 && isPlainObject(raw)) {
     const t = raw as unknown as TaskFile;
     if (expectedId !== null && t.id !== expectedId) {
-      diagnostics.push(diagnostic({ file, line: 1, ruleId: 'review/task-id', message: `field "id" is "${t.id}" but the file is named for task "${expectedId}"` }));
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: 1,
+          ruleId: 'review/task-id',
+          message: `field "id" is "${t.id}" but the file is named for task "${expectedId}"`,
+        }),
+      );
     }
     const seen = new Set<string>();
     for (const c of t.criteria) {
-      if (seen.has(c.id)) diagnostics.push(diagnostic({ file, line: 1, ruleId: 'review/task-duplicate-criterion', message: `criterion id "${c.id}" appears more than once` }));
+      if (seen.has(c.id))
+        diagnostics.push(
+          diagnostic({
+            file,
+            line: 1,
+            ruleId: 'review/task-duplicate-criterion',
+            message: `criterion id "${c.id}" appears more than once`,
+          }),
+        );
       seen.add(c.id);
     }
     if (diagnostics.length === 0) return { task: t, diagnostics };

@@ -57,25 +57,56 @@ export function planFiling(input: FilingInput): FilingPlan {
       input.findings.forEach((raw, i) => {
         const checked = checkFinding(raw, input.taskFile, input.task);
         if ('problems' in checked) {
-          for (const p of checked.problems) refuse(input.elementLines[i] ?? 1, 'review/invalid-finding', `findings[${i}].${p.field}: ${p.message}`);
+          for (const p of checked.problems)
+            refuse(input.elementLines[i] ?? 1, 'review/invalid-finding', `findings[${i}].${p.field}: ${p.message}`);
         } else bodies.push(checked.finding);
       });
     }
   }
   input.issues.forEach((text, i) => {
     if (text.trim() === '') refuse(0, 'review/invalid-finding', `--issue[${i}]: must not be empty`, '--issue');
-    else if (isPlaceholder(text)) refuse(0, 'review/invalid-finding', `--issue[${i}]: ${JSON.stringify(text)} is a placeholder: say what is wrong`, '--issue');
-    else if (codePoints(text) > LIMITS.actual) refuse(0, 'review/invalid-finding', `--issue[${i}]: is ${codePoints(text)} characters long; at most ${LIMITS.actual} allowed`, '--issue');
-    else bodies.push({ file: null, line: null, severity: 'major', criterion: null, expected: LEGACY_EXPECTED, actual: text, fix: null, evidence: null, class: null });
+    else if (isPlaceholder(text))
+      refuse(0, 'review/invalid-finding', `--issue[${i}]: ${JSON.stringify(text)} is a placeholder: say what is wrong`, '--issue');
+    else if (codePoints(text) > LIMITS.actual)
+      refuse(
+        0,
+        'review/invalid-finding',
+        `--issue[${i}]: is ${codePoints(text)} characters long; at most ${LIMITS.actual} allowed`,
+        '--issue',
+      );
+    else
+      bodies.push({
+        file: null,
+        line: null,
+        severity: 'major',
+        criterion: null,
+        expected: LEGACY_EXPECTED,
+        actual: text,
+        fix: null,
+        evidence: null,
+        class: null,
+      });
   });
   const structured = Array.isArray(input.findings) ? input.findings.length : 0;
   const total = structured + input.issues.length;
   const breakdown = `${structured} from --findings + ${input.issues.length} from --issue`;
   if (total === 0) refuse(0, 'review/no-findings', 'a review round needs at least one finding (give --findings or --issue)', input.source);
   else if (total > COUNT_HARD) {
-    refuse(0, 'review/too-many-findings', `${total} findings in one call (${breakdown}); at most ${COUNT_HARD}: split them across calls or file the blocking ones first`, input.source);
+    refuse(
+      0,
+      'review/too-many-findings',
+      `${total} findings in one call (${breakdown}); at most ${COUNT_HARD}: split them across calls or file the blocking ones first`,
+      input.source,
+    );
   } else if (total > COUNT_SOFT) {
-    diagnostics.push(diagnostic({ file: input.source, ruleId: 'review/many-findings', severity: 'warning', message: `${total} findings in one call (${breakdown}); more than ${COUNT_SOFT} is hard to review: consider prioritising the blocking ones` }));
+    diagnostics.push(
+      diagnostic({
+        file: input.source,
+        ruleId: 'review/many-findings',
+        severity: 'warning',
+        message: `${total} findings in one call (${breakdown}); more than ${COUNT_SOFT} is hard to review: consider prioritising the blocking ones`,
+      }),
+    );
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { events: [], filed: [], diagnostics };
   const round = nextRound(input.existing);
@@ -121,7 +152,8 @@ export function cutWithMarker(text: string, limit: number): string {
  */
 export function ceoFinding(reason: string): { finding: Record<string, unknown> } | { problem: string; ruleId: string } {
   const ruleId = 'review/invalid-reason';
-  if (isPlaceholder(reason)) return { ruleId, problem: `--reason ${JSON.stringify(reason)} is empty or a placeholder: say what must change for sign-off` };
+  if (isPlaceholder(reason))
+    return { ruleId, problem: `--reason ${JSON.stringify(reason)} is empty or a placeholder: say what must change for sign-off` };
   const text = reason.trim();
   const n = codePoints(text);
   if (n > LIMITS.evidence) return { ruleId, problem: `--reason is ${n} characters long; at most ${LIMITS.evidence} allowed` };

@@ -34,7 +34,8 @@ export function roleClaims(text: string, file: string, task: string): RoleClaim[
     const line = e.ledgerLine ?? 0;
     const lineText = raw[line - 1]?.text ?? '';
     if (e.type === 'waived') claims.push({ line, text: lineText, role: 'auditor', what: `waiver of F-${e.finding_id.slice(0, 8)}` });
-    if (e.type === 'filed' && e.origin === 'ceo') claims.push({ line, text: lineText, role: 'ceo', what: `CEO rejection F-${e.finding_id.slice(0, 8)}` });
+    if (e.type === 'filed' && e.origin === 'ceo')
+      claims.push({ line, text: lineText, role: 'ceo', what: `CEO rejection F-${e.finding_id.slice(0, 8)}` });
   }
   return claims;
 }
@@ -45,7 +46,12 @@ const taskOf = (file: string): string => file.slice(file.lastIndexOf('/') + 1).r
  * Errors for the role lines the push adds to `ledgers` (paths at `tip`) whose author held the
  * role only inside `base..tip`. `base` null: the push has no remote side, so nobody held a role.
  */
-export async function rolesGrantedInPush(root: string, base: string | null, tip: string, ledgers: readonly string[]): Promise<Diagnostic[]> {
+export async function rolesGrantedInPush(
+  root: string,
+  base: string | null,
+  tip: string,
+  ledgers: readonly string[],
+): Promise<Diagnostic[]> {
   if (ledgers.length === 0) return [];
   const names = ledgers.flatMap((f) => [`${tip}:${f}`, ...(base === null ? [] : [`${base}:${f}`])]);
   if (base !== null) names.push(`${base}:${Layout.roles}`);
@@ -66,19 +72,29 @@ export async function rolesGrantedInPush(root: string, base: string | null, tip:
       if (grants === null) {
         // Every commit of the push that touches roles.json, oldest first, with its roles.
         const commits = await commitsTouching(root, base, tip, Layout.roles);
-        grants = new Map([...(await fileAtCommits(root, Layout.roles, commits))].map(([c, data]) => [c, data ? parseRoles(data.toString('utf8')).roles : {}]));
+        grants = new Map(
+          [...(await fileAtCommits(root, Layout.roles, commits))].map(([c, data]) => [
+            c,
+            data ? parseRoles(data.toString('utf8')).roles : {},
+          ]),
+        );
       }
       const grant = [...grants].find(([, roles]) => holdsRole(roles, claim.role, origin.authorEmail))?.[0];
       // Never granted in the push: not held at all, which `findings validate` reports (review/role-not-held).
       if (grant === undefined) continue;
-      const side = base === null ? 'the push has no remote side, so nobody holds a role yet' : `at the remote side of the push (${base.slice(0, 12)}) they do not`;
+      const side =
+        base === null
+          ? 'the push has no remote side, so nobody holds a role yet'
+          : `at the remote side of the push (${base.slice(0, 12)}) they do not`;
       out.push(
         diagnostic({
           file,
           line: claim.line,
           ruleId: 'review/role-granted-in-push',
           message: `${claim.what} was added by ${origin.authorEmail} in commit ${origin.commit.slice(0, 12)}, who holds "${claim.role}" only since commit ${grant.slice(0, 12)} of this same push (.agents/roles.json); ${side}`,
-          notes: [`push the roles.json change on its own first (git push <remote> ${grant.slice(0, 12)}:<branch>); a role counts from the next push`],
+          notes: [
+            `push the roles.json change on its own first (git push <remote> ${grant.slice(0, 12)}:<branch>); a role counts from the next push`,
+          ],
         }),
       );
     }

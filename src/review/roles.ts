@@ -11,10 +11,15 @@ export type RoleName = 'auditor' | 'ceo';
 /** Parses roles JSON text. Pure. An invalid file grants nobody anything. */
 export function parseRoles(text: string, file: string = Layout.roles): { roles: Roles; diagnostics: Diagnostic[] } {
   const doc = parseJsonDocument(text);
-  if (!doc.ok) return { roles: {}, diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'review/roles-invalid-json', message: doc.reason })] };
+  if (!doc.ok)
+    return {
+      roles: {},
+      diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'review/roles-invalid-json', message: doc.reason })],
+    };
   const raw = doc.value;
   const problems = validate('roles', raw);
-  if (problems.length > 0) return { roles: {}, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'review/roles-schema', message })) };
+  if (problems.length > 0)
+    return { roles: {}, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'review/roles-schema', message })) };
   const roles: Record<string, readonly string[]> = {};
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) if (Array.isArray(v)) roles[k] = v as string[];
   return { roles, diagnostics: [] };

@@ -38,12 +38,17 @@ export function ledgerTransitionProblems(file: string, events: readonly ReviewEv
   const filed = new Map<string, FiledEvent>();
   for (const e of events) {
     const prev = byEventId.get(e.event_id);
-    if (prev && eventLine(prev) !== eventLine(e)) at(e, 'review/duplicate-event-id', `event_id ${e.event_id} is already used on line ${prev.ledgerLine ?? 0} by a different event`);
+    if (prev && eventLine(prev) !== eventLine(e))
+      at(e, 'review/duplicate-event-id', `event_id ${e.event_id} is already used on line ${prev.ledgerLine ?? 0} by a different event`);
     if (!prev) byEventId.set(e.event_id, e);
     if (e.type === 'filed') {
       const p = filed.get(e.finding_id);
-      const same = p && JSON.stringify([p.origin, p.round, p.index, eventLine({ ...p, event_id: '', actor: null, at: '' })]) === JSON.stringify([e.origin, e.round, e.index, eventLine({ ...e, event_id: '', actor: null, at: '' })]);
-      if (p && !same) at(e, 'review/duplicate-finding', `finding ${e.finding_id} is already filed on line ${p.ledgerLine ?? 0} with different content`);
+      const same =
+        p &&
+        JSON.stringify([p.origin, p.round, p.index, eventLine({ ...p, event_id: '', actor: null, at: '' })]) ===
+          JSON.stringify([e.origin, e.round, e.index, eventLine({ ...e, event_id: '', actor: null, at: '' })]);
+      if (p && !same)
+        at(e, 'review/duplicate-finding', `finding ${e.finding_id} is already filed on line ${p.ledgerLine ?? 0} with different content`);
       if (!p) filed.set(e.finding_id, e);
     }
   }
@@ -56,11 +61,25 @@ export function ledgerTransitionProblems(file: string, events: readonly ReviewEv
       continue;
     }
     if (e.type === 'verified') {
-      if (!addressed.has(e.finding_id)) at(e, 'review/illegal-transition', `verifies F-${e.finding_id.slice(0, 8)}, which was never addressed (open → verified is not a transition)`);
-      if (e.origin !== f.origin) at(e, 'review/illegal-transition', `a ${e.origin} pass verifies F-${e.finding_id.slice(0, 8)}, a ${f.origin} finding: only the same origin verifies`);
+      if (!addressed.has(e.finding_id))
+        at(
+          e,
+          'review/illegal-transition',
+          `verifies F-${e.finding_id.slice(0, 8)}, which was never addressed (open → verified is not a transition)`,
+        );
+      if (e.origin !== f.origin)
+        at(
+          e,
+          'review/illegal-transition',
+          `a ${e.origin} pass verifies F-${e.finding_id.slice(0, 8)}, a ${f.origin} finding: only the same origin verifies`,
+        );
     }
     if (e.type === 'waived' && !WAIVABLE.includes(f.finding.severity)) {
-      at(e, 'review/illegal-transition', `waives F-${e.finding_id.slice(0, 8)}, a ${f.finding.severity} finding: blocker and major findings must be fixed, never waived`);
+      at(
+        e,
+        'review/illegal-transition',
+        `waives F-${e.finding_id.slice(0, 8)}, a ${f.finding.severity} finding: blocker and major findings must be fixed, never waived`,
+      );
     }
   }
   return out;
@@ -78,21 +97,34 @@ async function authorshipProblems(file: string, claims: readonly RoleClaim[], ct
   for (const c of commits) parents.set(c, await firstParent(ctx.root, c));
   const wanted = [...new Set([...commits, ...[...parents.values()].filter((p): p is string => p !== null)])];
   const rolesAt = new Map<string, Roles>();
-  for (const [c, data] of await fileAtCommits(ctx.root, Layout.roles, wanted)) rolesAt.set(c, data ? parseRoles(data.toString('utf8')).roles : {});
+  for (const [c, data] of await fileAtCommits(ctx.root, Layout.roles, wanted))
+    rolesAt.set(c, data ? parseRoles(data.toString('utf8')).roles : {});
   let currentRoles: Roles | null = null;
   for (const claim of claims) {
     const list = origins.get(claim)!;
     const where = { file, line: claim.line };
     if (list.length === 0) {
       if (ctx.commit !== null) {
-        out.push(diagnostic({ ...where, ruleId: 'review/role-not-held', message: `${claim.what}: no commit in the history of ${ctx.commit.slice(0, 12)} added this line, so its author cannot be checked` }));
+        out.push(
+          diagnostic({
+            ...where,
+            ruleId: 'review/role-not-held',
+            message: `${claim.what}: no commit in the history of ${ctx.commit.slice(0, 12)} added this line, so its author cannot be checked`,
+          }),
+        );
         continue;
       }
       // Not committed yet: judge the identity that will author the commit, with the roles being committed.
       currentRoles ??= (await readRoles(ctx.files)).roles;
       const email = await prospectiveAuthorEmail(ctx.root);
       if (!holdsRole(currentRoles, claim.role, email)) {
-        out.push(diagnostic({ ...where, ruleId: 'review/role-not-held', message: `${claim.what} is not committed yet and would be authored by ${email ?? '(no identity)'}, who is not listed under "${claim.role}" in .agents/roles.json` }));
+        out.push(
+          diagnostic({
+            ...where,
+            ruleId: 'review/role-not-held',
+            message: `${claim.what} is not committed yet and would be authored by ${email ?? '(no identity)'}, who is not listed under "${claim.role}" in .agents/roles.json`,
+          }),
+        );
       }
       continue;
     }
@@ -104,14 +136,25 @@ async function authorshipProblems(file: string, claims: readonly RoleClaim[], ct
           ...where,
           ruleId: 'review/role-not-held',
           message: `${claim.what} was added by ${o.authorEmail || '(unknown)'} in commit ${o.commit.slice(0, 12)}, who is not listed under "${claim.role}" in .agents/roles.json at that commit`,
-          notes: o.boundary ? ['history stops at that commit (shallow clone?): fetch the full history (git fetch --unshallow) so the real author can be checked'] : [],
+          notes: o.boundary
+            ? [
+                'history stops at that commit (shallow clone?): fetch the full history (git fetch --unshallow) so the real author can be checked',
+              ]
+            : [],
         }),
       );
       continue;
     }
     const parent = parents.get(ok.commit) ?? null;
     if (parent !== null && !holdsRole(rolesAt.get(parent) ?? {}, claim.role, ok.authorEmail)) {
-      out.push(diagnostic({ ...where, severity: 'warning', ruleId: 'review/role-self-granted', message: `${claim.what} was added by ${ok.authorEmail} in commit ${ok.commit.slice(0, 12)}, the same commit that lists them under "${claim.role}" in .agents/roles.json` }));
+      out.push(
+        diagnostic({
+          ...where,
+          severity: 'warning',
+          ruleId: 'review/role-self-granted',
+          message: `${claim.what} was added by ${ok.authorEmail} in commit ${ok.commit.slice(0, 12)}, the same commit that lists them under "${claim.role}" in .agents/roles.json`,
+        }),
+      );
     }
   }
   return out;
@@ -122,7 +165,9 @@ export async function validateLedgerTargets(targets: readonly ValidateTarget[], 
   for (const t of targets) {
     const task = baseName(t.file, '.jsonl');
     if (idFileNameProblem(task) !== null) {
-      out.push(diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${task}" is not a valid task id: it ${idFileNameProblem(task)!}` }));
+      out.push(
+        diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${task}" is not a valid task id: it ${idFileNameProblem(task)!}` }),
+      );
       continue;
     }
     const { events, diagnostics } = parseLedger(t.text, t.file, task);
@@ -136,7 +181,8 @@ export async function validateLedgerTargets(targets: readonly ValidateTarget[], 
       seen.add(line);
       const text = raw[line - 1]?.text ?? '';
       if (e.type === 'waived') claims.push({ line, text, role: 'auditor', what: `waiver of F-${e.finding_id.slice(0, 8)}` });
-      if (e.type === 'filed' && e.origin === 'ceo') claims.push({ line, text, role: 'ceo', what: `CEO rejection F-${e.finding_id.slice(0, 8)}` });
+      if (e.type === 'filed' && e.origin === 'ceo')
+        claims.push({ line, text, role: 'ceo', what: `CEO rejection F-${e.finding_id.slice(0, 8)}` });
     }
     out.push(...(await authorshipProblems(t.file, claims, ctx)));
   }
@@ -149,7 +195,9 @@ export async function validateTaskTargets(targets: readonly ValidateTarget[], ct
   for (const t of targets) {
     const id = baseName(t.file, '.json');
     if (idFileNameProblem(id) !== null) {
-      out.push(diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${id}" is not a valid task id: it ${idFileNameProblem(id)!}` }));
+      out.push(
+        diagnostic({ file: t.file, ruleId: 'review/task-id', message: `"${id}" is not a valid task id: it ${idFileNameProblem(id)!}` }),
+      );
       continue;
     }
     out.push(...parseTask(t.text, t.file, id).diagnostics);

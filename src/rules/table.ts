@@ -113,7 +113,12 @@ export const RULES: readonly RuleInfo[] = [
     summary: 'An active constraint no longer qualifies (its detector or fixtures changed).',
     anchor: 'compiler-active-unqualified',
   },
-  { id: 'compiler/applies-to', severity: 'error', summary: "A finding's compiler.applies_to is invalid, or one of its globs can never match.", anchor: 'compiler-applies-to' },
+  {
+    id: 'compiler/applies-to',
+    severity: 'error',
+    summary: "A finding's compiler.applies_to is invalid, or one of its globs can never match.",
+    anchor: 'compiler-applies-to',
+  },
   {
     id: 'compiler/detector',
     severity: 'warning',
@@ -353,10 +358,30 @@ export const RULES: readonly RuleInfo[] = [
     summary: "An active constraint's labelled precision fell below the threshold.",
     anchor: 'lifecycle-active-below-precision',
   },
-  { id: 'lifecycle/baseline-evaluation-error', severity: 'warning', summary: 'A file could not be evaluated while recording a baseline; nothing was recorded for it.', anchor: 'lifecycle-baseline-evaluation-error' },
-  { id: 'lifecycle/baseline-invalid', severity: 'warning', summary: 'A baseline file cannot be read; every hit of its constraint counts.', anchor: 'lifecycle-baseline-invalid' },
-  { id: 'lifecycle/no-baseline', severity: 'error', summary: 'There is no baseline to prune; record one with `findings constraint baseline <id>`.', anchor: 'lifecycle-no-baseline' },
-  { id: 'lifecycle/no-head', severity: 'error', summary: 'There is no commit yet, so there is no tree to baseline.', anchor: 'lifecycle-no-head' },
+  {
+    id: 'lifecycle/baseline-evaluation-error',
+    severity: 'warning',
+    summary: 'A file could not be evaluated while recording a baseline; nothing was recorded for it.',
+    anchor: 'lifecycle-baseline-evaluation-error',
+  },
+  {
+    id: 'lifecycle/baseline-invalid',
+    severity: 'warning',
+    summary: 'A baseline file cannot be read; every hit of its constraint counts.',
+    anchor: 'lifecycle-baseline-invalid',
+  },
+  {
+    id: 'lifecycle/no-baseline',
+    severity: 'error',
+    summary: 'There is no baseline to prune; record one with `findings constraint baseline <id>`.',
+    anchor: 'lifecycle-no-baseline',
+  },
+  {
+    id: 'lifecycle/no-head',
+    severity: 'error',
+    summary: 'There is no commit yet, so there is no tree to baseline.',
+    anchor: 'lifecycle-no-head',
+  },
   { id: 'lifecycle/bad-label-line', severity: 'error', summary: 'A label file line cannot be read.', anchor: 'lifecycle-bad-label-line' },
   {
     id: 'lifecycle/current-evaluation-error',

@@ -18,7 +18,15 @@ export async function validateCandidateTargets(targets: readonly ValidateTarget[
     const seen = new Map<string, number>();
     for (const { line, candidate } of lines) {
       const first = seen.get(candidate.class_key);
-      if (first !== undefined) out.push(diagnostic({ file: t.file, line, ruleId: 'recur/duplicate-class', message: `class_key "${candidate.class_key}" already has a candidate on line ${first}; run \`findings recur\` to regenerate the file` }));
+      if (first !== undefined)
+        out.push(
+          diagnostic({
+            file: t.file,
+            line,
+            ruleId: 'recur/duplicate-class',
+            message: `class_key "${candidate.class_key}" already has a candidate on line ${first}; run \`findings recur\` to regenerate the file`,
+          }),
+        );
       else seen.set(candidate.class_key, line);
     }
   }

@@ -29,7 +29,19 @@ const VALIDATORS: Record<TargetKind, () => Promise<Validator>> = {
   config: async () => (await import('./generated-files.js')).validateConfigTargets,
 };
 
-export const KIND_ORDER: readonly TargetKind[] = ['registry', 'artifact', 'constraint-index', 'review-ledger', 'review-note', 'task', 'roles', 'candidates', 'measurement', 'sources', 'config'];
+export const KIND_ORDER: readonly TargetKind[] = [
+  'registry',
+  'artifact',
+  'constraint-index',
+  'review-ledger',
+  'review-note',
+  'task',
+  'roles',
+  'candidates',
+  'measurement',
+  'sources',
+  'config',
+];
 
 /** Classifies a path by name; null when validate has no rules for it. Pure. */
 export function classifyPath(file: string): TargetKind | null {

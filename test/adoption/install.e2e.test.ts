@@ -20,7 +20,10 @@ function commandsOf(section: string): string[] {
   const start = README.indexOf(`## ${section}`);
   const body = README.slice(start, README.indexOf('\n## ', start + 3));
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) =>
-    m[1]!.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#')),
+    m[1]!
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter((l) => l !== '' && !l.startsWith('#')),
   );
 }
 
@@ -44,7 +47,10 @@ describe('install from an npm pack tarball, as the README says', () => {
     const install = commands.find((c) => c.startsWith('npm i -D ') && c.endsWith('.tgz husky'));
     const init = commands.find((c) => c.startsWith('npx findings init'));
     const firstCommit = commands.find((c) => c.startsWith('git add -A && git commit'));
-    expect([pack, install, init, firstCommit].every((c) => c !== undefined), commands.join('\n')).toBe(true);
+    expect(
+      [pack, install, init, firstCommit].every((c) => c !== undefined),
+      commands.join('\n'),
+    ).toBe(true);
 
     // The README's `npm ci && npm pack` in the clone: the suite already runs after `npm ci`, so pack.
     // HUSKY=0: prepare must not re-point this repository's own hooks.
@@ -62,7 +68,10 @@ describe('install from an npm pack tarball, as the README says', () => {
 
     const project = path.join(base, 'project');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'demo-project', version: '1.0.0', private: true, scripts: { prepare: 'husky' } }, null, 2)}\n`);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      `${JSON.stringify({ name: 'demo-project', version: '1.0.0', private: true, scripts: { prepare: 'husky' } }, null, 2)}\n`,
+    );
     writeFileSync(path.join(project, '.gitignore'), 'node_modules\n');
     expect(sh(project, 'git init -q -b main').code).toBe(0);
     npmInstall(project, install!);
@@ -72,7 +81,10 @@ describe('install from an npm pack tarball, as the README says', () => {
     expect(initRun.code, initRun.out).toBe(0);
     expect(sh(project, 'git config core.hooksPath').out.trim()).toBe('.husky/_');
     for (const h of ['pre-commit', 'pre-merge-commit', 'pre-push']) {
-      const code = readFileSync(path.join(project, '.husky', h), 'utf8').split('\n').filter((l) => !l.startsWith('#')).join('\n');
+      const code = readFileSync(path.join(project, '.husky', h), 'utf8')
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .join('\n');
       expect(code).not.toMatch(/\bnpx\b/);
       expect(code).toContain('node_modules/.bin/findings');
     }
@@ -86,7 +98,9 @@ describe('install from an npm pack tarball, as the README says', () => {
     writeFileSync(path.join(project, 'ok.js'), 'export const ok = 1;\n');
     expect(sh(project, 'git add ok.js && git commit -q -m ok').code).toBe(0);
     const ci = README.slice(README.indexOf('## CI'));
-    const steps = [...ci.slice(0, ci.indexOf('```', ci.indexOf('```yaml') + 7)).matchAll(/- run: (.+)/g)].map((m) => m[1]!.trim()).filter((c) => c !== 'npm ci');
+    const steps = [...ci.slice(0, ci.indexOf('```', ci.indexOf('```yaml') + 7)).matchAll(/- run: (.+)/g)]
+      .map((m) => m[1]!.trim())
+      .filter((c) => c !== 'npm ci');
     expect(steps.length).toBeGreaterThan(1);
     const summary = path.join(base, 'summary.md');
     for (const step of steps) {
@@ -125,4 +139,3 @@ describe.runIf(process.env['FINDINGS_E2E_GIT'] === '1')('install from a git URL,
     expect(r.code, r.out).toBe(0);
   }, 900_000);
 });
-

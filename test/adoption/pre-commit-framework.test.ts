@@ -23,12 +23,14 @@ interface HookDef {
 const hooks = parse(readFileSync(path.join(PACKAGE_ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as HookDef[];
 
 describe('.pre-commit-hooks.yaml', () => {
-  it('defines node hooks whose entry runs this package\'s bin', () => {
+  it("defines node hooks whose entry runs this package's bin", () => {
     expect(hooks.map((h) => h.id)).toContain('findings-check');
     for (const h of hooks) {
       expect(h.language).toBe('node');
       const [command] = h.entry.split(/\s+/);
-      expect(Object.keys((JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin)).toContain(command);
+      expect(
+        Object.keys((JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin),
+      ).toContain(command);
     }
   });
 
@@ -43,7 +45,11 @@ describe('.pre-commit-hooks.yaml', () => {
     chmodSync(path.join(bin, 'findings'), 0o755);
     const run = (files: string[]): { code: number; out: string } => {
       const argv = [...def.entry.split(/\s+/), ...(def.args ?? []), ...(def.pass_filenames === false ? [] : files)];
-      const r = spawnSync(argv[0]!, argv.slice(1), { cwd: repo.root, env: hookEnv({ PATH: `${bin}${path.delimiter}${process.env['PATH']}` }), encoding: 'utf8' });
+      const r = spawnSync(argv[0]!, argv.slice(1), {
+        cwd: repo.root,
+        env: hookEnv({ PATH: `${bin}${path.delimiter}${process.env['PATH']}` }),
+        encoding: 'utf8',
+      });
       return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
     };
     repo.write('clean.js', 'export const a = 1;\n');

@@ -20,7 +20,9 @@ function sources(dir: string): string[] {
 
 describe('self-contained tests', () => {
   it('no test source names a folder outside the repository', () => {
-    const offenders = sources(path.join(PACKAGE_ROOT, 'test')).filter((f) => path.basename(f) !== 'self-contained.test.ts' && /\.\.\/shared|\/work\/shared/.test(readFileSync(f, 'utf8')));
+    const offenders = sources(path.join(PACKAGE_ROOT, 'test')).filter(
+      (f) => path.basename(f) !== 'self-contained.test.ts' && /\.\.\/shared|\/work\/shared/.test(readFileSync(f, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -37,11 +39,19 @@ describe('current Node lines', () => {
   it('drops the "(line L column C)" newer V8 appends, so the position is said once', () => {
     const v24 = new SyntaxError('Expected double-quoted property name in JSON at position 12 (line 3 column 1)');
     expect(jsonErrorReason(v24)).toBe('invalid JSON: Expected double-quoted property name in JSON at position 12');
-    expect(parseJsonDocument('{\n  "a": 1,\n}')).toEqual({ ok: false, line: 3, column: 1, reason: 'invalid JSON: Expected double-quoted property name' });
+    expect(parseJsonDocument('{\n  "a": 1,\n}')).toEqual({
+      ok: false,
+      line: 3,
+      column: 1,
+      reason: 'invalid JSON: Expected double-quoted property name',
+    });
   });
 
   it('engines names the oldest supported Node, and the node-lines script covers 20, 22 and 24', () => {
-    const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+      scripts: Record<string, string>;
+    };
     expect(pkg.engines.node).toBe('>=20.19');
     expect(pkg.scripts['test:node-lines']).toContain('scripts/test-node-lines.sh');
     expect(readFileSync(path.join(PACKAGE_ROOT, 'scripts/test-node-lines.sh'), 'utf8')).toContain('NODE_LINES:-20 22 24');

@@ -10,7 +10,9 @@ const OK = 'export const y = 1;\n';
 
 /** A repository with an active constraint committed; a.js staged bad but clean on disk, b.js the reverse, c.js staged bad. */
 function repoWithChanges() {
-  const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('active'), constraint('added', { pattern: 'TODO', scope: 'added-lines' })) });
+  const repo = makeRepo({
+    '.agents/constraints/index.json': indexJson(constraint('active'), constraint('added', { pattern: 'TODO', scope: 'added-lines' })),
+  });
   repo.write('legacy.js', 'TODO old\n');
   repo.commitAll('index');
   repo.write('a.js', BAD);
@@ -48,7 +50,9 @@ describe('findings check <paths…>', () => {
     const repo = repoWithChanges();
     repo.write('src/d.js', BAD);
     repo.git('add', 'src/d.js');
-    const abs = await runFindings(['check', '--format', 'json', path.join(repo.root, 'c.js'), path.join(repo.root, 'b.js')], { cwd: repo.root });
+    const abs = await runFindings(['check', '--format', 'json', path.join(repo.root, 'c.js'), path.join(repo.root, 'b.js')], {
+      cwd: repo.root,
+    });
     expect([abs.code, files(abs.stdout)]).toEqual([1, ['c.js']]);
     mkdirSync(path.join(repo.root, 'src/deeper'), { recursive: true });
     const rel = await runFindings(['check', '--format', 'json', '../d.js'], { cwd: path.join(repo.root, 'src/deeper') });

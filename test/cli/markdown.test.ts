@@ -24,20 +24,31 @@ describe('markdown pieces', () => {
     ['new', [], [constraint('a')], [['a', 'new', 'new']]],
     ['removed', [constraint('a')], [], [['a', 'removed', 'removed from the index']]],
     ['status', [constraint('a', { status: 'shadow' })], [constraint('a')], [['a', 'changed', 'status shadow → active']]],
-    ['detector and globs', [constraint('a')], [constraint('a', { pattern: 'x', globs: ['*.ts'] })], [['a', 'changed', 'applies_to, detector']]],
+    [
+      'detector and globs',
+      [constraint('a')],
+      [constraint('a', { pattern: 'x', globs: ['*.ts'] })],
+      [['a', 'changed', 'applies_to, detector']],
+    ],
   ])('constraintChanges: %s', (_name, before, after, expected) => {
     expect(constraintChanges(before, after).map((c) => [c.id, c.kind, c.detail])).toEqual(expected);
   });
 
   it('summary line for no problems, warnings only, and a failure without errors', () => {
     const warn = diagnostic({ file: 'a.js', line: 1, severity: 'warning', ruleId: 'r/w', message: 'w' });
-    expect(formatMarkdown([], { title: 'findings check', constraints: [], changes: null, scope: '3 files' })).toBe('### findings check: ✅ no problems (3 files)\n');
+    expect(formatMarkdown([], { title: 'findings check', constraints: [], changes: null, scope: '3 files' })).toBe(
+      '### findings check: ✅ no problems (3 files)\n',
+    );
     expect(formatMarkdown([warn], { title: 't', constraints: [], changes: null }).split('\n')[0]).toBe('### t: ⚠️ 1 warning, no errors');
-    expect(formatMarkdown([], { title: 't', constraints: [], changes: [], failure: '2 files stale' })).toBe('### t: ❌ 2 files stale\n\n#### New, changed or removed constraints\n\nNo constraint is new or changed.\n');
+    expect(formatMarkdown([], { title: 't', constraints: [], changes: [], failure: '2 files stale' })).toBe(
+      '### t: ❌ 2 files stale\n\n#### New, changed or removed constraints\n\nNo constraint is new or changed.\n',
+    );
   });
 
   it(`caps the table at ${MARKDOWN_ROW_CAP} rows`, () => {
-    const many = Array.from({ length: MARKDOWN_ROW_CAP + 3 }, (_, i) => diagnostic({ file: 'a.js', line: 1, ruleId: `r/${String(i).padStart(3, '0')}`, message: 'm' }));
+    const many = Array.from({ length: MARKDOWN_ROW_CAP + 3 }, (_, i) =>
+      diagnostic({ file: 'a.js', line: 1, ruleId: `r/${String(i).padStart(3, '0')}`, message: 'm' }),
+    );
     const text = formatMarkdown(many, { title: 't', constraints: [], changes: null });
     expect(text.split('\n').filter((l) => l.startsWith('| `r/'))).toHaveLength(MARKDOWN_ROW_CAP);
     expect(text).toContain('…and 3 more rules');
@@ -51,7 +62,10 @@ describe('findings check --format markdown', () => {
       'old.js': 'eval(1)\n',
     });
     const base = repo.commitAll('base');
-    repo.write('.agents/constraints/index.json', indexJson(constraint('a', { title: 'No eval | ever' }), constraint('b', { status: 'shadow', pattern: 'debugger' })));
+    repo.write(
+      '.agents/constraints/index.json',
+      indexJson(constraint('a', { title: 'No eval | ever' }), constraint('b', { status: 'shadow', pattern: 'debugger' })),
+    );
     repo.write('new.js', 'eval(2)\neval(3)\ndebugger\n');
     repo.write('z.js', 'eval(4)\n');
     const tip = repo.commitAll('tip');
@@ -84,7 +98,9 @@ describe('findings compile --check --format markdown', () => {
     cpSync(path.join(PACKAGE_ROOT, 'examples/demo'), root, { recursive: true });
     const ok = await runFindings(['compile', '--check', '--format', 'markdown', '--root', root], { cwd: root });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
-    expect(ok.stdout).toBe('### findings compile --check: ✅ no problems (all compiled files are current)\n\n#### New, changed or removed constraints\n\nNo constraint is new or changed.\n');
+    expect(ok.stdout).toBe(
+      '### findings compile --check: ✅ no problems (all compiled files are current)\n\n#### New, changed or removed constraints\n\nNo constraint is new or changed.\n',
+    );
     rmSync(path.join(root, '.agents/constraints/index.json'));
     const drift = await runFindings(['compile', '--check', '--format', 'markdown', '--root', root], { cwd: root });
     expect(drift.code).toBe(1);

@@ -41,7 +41,12 @@ describe('SARIF rule metadata', () => {
   });
 
   it('a pure log with metadata and bare rules is valid SARIF 2.1.0', () => {
-    const c = constraint('x', { status: 'shadow', checklist_item: 'Remove the eval.', tier: 'local', applies_to: { scope: 'added-lines', path_globs: ['**/*.js'], languages: ['javascript'] } });
+    const c = constraint('x', {
+      status: 'shadow',
+      checklist_item: 'Remove the eval.',
+      tier: 'local',
+      applies_to: { scope: 'added-lines', path_globs: ['**/*.js'], languages: ['javascript'] },
+    });
     const log = sarifLog(
       [
         diagnostic({ file: 'a b.js', line: 2, column: 3, severity: 'warning', ruleId: 'constraint/x', message: 'hit' }),
@@ -73,14 +78,21 @@ describe('SARIF rule metadata', () => {
     const repo = makeRepo({
       'a.js': 'eval("1");\n',
       'b.js': 'debugger;\n',
-      '.agents/constraints/index.json': indexJson(constraint('active'), constraint('shadow', { status: 'shadow', pattern: '\\bdebugger\\b' })),
+      '.agents/constraints/index.json': indexJson(
+        constraint('active'),
+        constraint('shadow', { status: 'shadow', pattern: '\\bdebugger\\b' }),
+      ),
     });
     repo.git('add', '-A');
     const r = await runFindings(['check', '--format', 'sarif'], { cwd: repo.root });
     expect(r.code).toBe(1);
     const log = JSON.parse(r.stdout);
     expectValid(log);
-    const rules = log.runs[0].tool.driver.rules as { id: string; defaultConfiguration: { level: string }; shortDescription: { text: string } }[];
+    const rules = log.runs[0].tool.driver.rules as {
+      id: string;
+      defaultConfiguration: { level: string };
+      shortDescription: { text: string };
+    }[];
     expect(rules.map((x) => [x.id, x.defaultConfiguration.level, x.shortDescription.text])).toEqual([
       ['active', 'error', 'Title of active'],
       ['shadow', 'warning', 'Title of shadow'],

@@ -61,7 +61,7 @@ describe('an active constraint that no longer qualifies', () => {
     repo.git('add', '-A');
     const broken = commit(repo, []);
     expect(broken.code).not.toBe(0);
-        expect(broken.stdout).toContain('compiler/active-unqualified');
+    expect(broken.stdout).toContain('compiler/active-unqualified');
     // Committed anyway (visible bypass): the old detector still blocks the next violation.
     repo.git('commit', '-q', '--no-verify', '-m', 'broken finding');
     repo.write('app.js', 'eval(input);\n');

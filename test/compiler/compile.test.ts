@@ -42,7 +42,9 @@ describe('findings compile', () => {
     });
     const r = await compileJson(repo);
     expect(r.code).toBe(1);
-    expect(r.diagnostics.some((d) => d.file === '.agents/findings/f-bad.md' && d.ruleId === 'artifact/schema' && d.message.includes('"title"'))).toBe(true);
+    expect(
+      r.diagnostics.some((d) => d.file === '.agents/findings/f-bad.md' && d.ruleId === 'artifact/schema' && d.message.includes('"title"')),
+    ).toBe(true);
     expect(repo.exists('.agents/planning-rules/f-ok.md')).toBe(true);
   });
 
@@ -65,18 +67,76 @@ describe('findings compile', () => {
   });
 
   const refusals: [string, (repo: TestRepo) => void, string][] = [
-    ['an unsafe pattern (a+)+', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', '    kind: "regex"\n    pattern: "(a+)+$"')); withFixtures(repo, 'f-m', 'aaaa!\n'); }, 'compiler/unsafe-pattern'],
-    ['a positive fixture that is not flagged', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL)); withFixtures(repo, 'f-m', 'clean\n'); }, 'compiler/replay'],
-    ['a missing fixture', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL)); }, 'compiler/fixture-missing'],
-    ['a ref with ..', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL, '../outside.txt')); withFixtures(repo, 'f-m'); }, 'compiler/fixture-ref'],
-    ['an absolute ref', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL, '/etc/passwd')); withFixtures(repo, 'f-m'); }, 'compiler/fixture-ref'],
-    ['a symlink leaving the root', (repo) => {
-      repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL, '.agents/constraints/fixtures/f-m/link.txt'));
-      withFixtures(repo, 'f-m');
-      symlinkSync('/etc/hostname', path.join(repo.root, '.agents/constraints/fixtures/f-m/link.txt'));
-    }, 'compiler/fixture-ref'],
-    ['an advisory-only detector kind', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', '    kind: "paired_files"\n    file_pattern: "src/*.ts"\n    companion: "test/*.ts"')); withFixtures(repo, 'f-m'); }, 'compiler/not-enforced'],
-    ['must_contain whose positive contains the pattern', (repo) => { repo.write('.agents/findings/f-m.md', mechanical('f-m', '    kind: "content_pattern"\n    mode: "must_contain"\n    pattern: "eval"')); withFixtures(repo, 'f-m'); }, 'compiler/replay'],
+    [
+      'an unsafe pattern (a+)+',
+      (repo) => {
+        repo.write('.agents/findings/f-m.md', mechanical('f-m', '    kind: "regex"\n    pattern: "(a+)+$"'));
+        withFixtures(repo, 'f-m', 'aaaa!\n');
+      },
+      'compiler/unsafe-pattern',
+    ],
+    [
+      'a positive fixture that is not flagged',
+      (repo) => {
+        repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL));
+        withFixtures(repo, 'f-m', 'clean\n');
+      },
+      'compiler/replay',
+    ],
+    [
+      'a missing fixture',
+      (repo) => {
+        repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL));
+      },
+      'compiler/fixture-missing',
+    ],
+    [
+      'a ref with ..',
+      (repo) => {
+        repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL, '../outside.txt'));
+        withFixtures(repo, 'f-m');
+      },
+      'compiler/fixture-ref',
+    ],
+    [
+      'an absolute ref',
+      (repo) => {
+        repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL, '/etc/passwd'));
+        withFixtures(repo, 'f-m');
+      },
+      'compiler/fixture-ref',
+    ],
+    [
+      'a symlink leaving the root',
+      (repo) => {
+        repo.write('.agents/findings/f-m.md', mechanical('f-m', EVAL, '.agents/constraints/fixtures/f-m/link.txt'));
+        withFixtures(repo, 'f-m');
+        symlinkSync('/etc/hostname', path.join(repo.root, '.agents/constraints/fixtures/f-m/link.txt'));
+      },
+      'compiler/fixture-ref',
+    ],
+    [
+      'an advisory-only detector kind',
+      (repo) => {
+        repo.write(
+          '.agents/findings/f-m.md',
+          mechanical('f-m', '    kind: "paired_files"\n    file_pattern: "src/*.ts"\n    companion: "test/*.ts"'),
+        );
+        withFixtures(repo, 'f-m');
+      },
+      'compiler/not-enforced',
+    ],
+    [
+      'must_contain whose positive contains the pattern',
+      (repo) => {
+        repo.write(
+          '.agents/findings/f-m.md',
+          mechanical('f-m', '    kind: "content_pattern"\n    mode: "must_contain"\n    pattern: "eval"'),
+        );
+        withFixtures(repo, 'f-m');
+      },
+      'compiler/replay',
+    ],
   ];
   for (const [name, setup, ruleId] of refusals) {
     it(`no index entry for ${name}; the planning rule is still written`, async () => {
@@ -128,7 +188,10 @@ describe('findings compile', () => {
     const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-b') + REG('f-a') });
     await compileJson(repo);
     process.env['TZ'] = 'Pacific/Kiritimati';
-    const r = await runFindings(['compile', '--root', repo.root, '--check'], { cwd: repo.root, env: { FINDINGS_NOW: '2099-01-01T00:00:00Z', LC_ALL: 'tr_TR.UTF-8' } });
+    const r = await runFindings(['compile', '--root', repo.root, '--check'], {
+      cwd: repo.root,
+      env: { FINDINGS_NOW: '2099-01-01T00:00:00Z', LC_ALL: 'tr_TR.UTF-8' },
+    });
     delete process.env['TZ'];
     expect(r.code).toBe(0);
   });
@@ -144,12 +207,14 @@ describe('findings validate on artifacts and the index', () => {
     const base = mechanical('f-x', EVAL);
     const repo = makeRepo({
       '.agents/findings/f-y.md': base,
-      '.agents/findings/f-s.md': base.replace(/f-x/g, 'f-s').replace('status: "active"', 'status: "superseded"\nsuperseded_by: "f-nowhere"'),
+      '.agents/findings/f-s.md': base
+        .replace(/f-x/g, 'f-s')
+        .replace('status: "active"', 'status: "superseded"\nsuperseded_by: "f-nowhere"'),
       '.agents/constraints/index.json': `${JSON.stringify({ version: 1, constraints: [{ id: 'f-s', finding_id: 'f-s', title: 't', status: 'active', enforcement_mode: 'warn', source_artifact: 'a', review_file: null, compiled_at: 'x', applies_to: { scope: 'files', path_globs: ['**'] }, detector: { kind: 'regex', pattern: 'a' }, evidence: { positive_refs: [], negative_control_refs: [] } }] })}\n`,
     });
     const r = await runFindings(['validate', '--root', repo.root, '--format', 'json'], { cwd: repo.root });
     expect(r.code).toBe(1);
-    const rules = (JSON.parse(r.stdout) as { diagnostics?: { ruleId: string }[] } | { ruleId: string }[]);
+    const rules = JSON.parse(r.stdout) as { diagnostics?: { ruleId: string }[] } | { ruleId: string }[];
     const list = Array.isArray(rules) ? rules : (rules.diagnostics ?? []);
     const ids = list.map((d) => d.ruleId);
     expect(ids).toContain('artifact/id-mismatch');

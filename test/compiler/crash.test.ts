@@ -14,9 +14,25 @@ import { seededRandom } from '../helpers/seed.js';
 const N = 150;
 const line = (i: number): string =>
   `${JSON.stringify({
-    id: `f-${i}`, version: 1, tier: 'local', source: { repo: 'r', session: 's', file: 'f.md', skill: 'k' }, date: '2026-01-01', severity: 'significant', category: 'test-gap',
-    pattern: `Pattern number ${i}`, detection_question: 'Q?', checklist_item: 'Do.', applicable_languages: ['ts'], applicable_when: ['test-gap'], status: 'active',
-    superseded_by: null, dedup_key: `test-gap|pattern-number-${i}|test-gap`, hit_count: 0, last_cited: null, ttl_days: 30, confidence: 'high',
+    id: `f-${i}`,
+    version: 1,
+    tier: 'local',
+    source: { repo: 'r', session: 's', file: 'f.md', skill: 'k' },
+    date: '2026-01-01',
+    severity: 'significant',
+    category: 'test-gap',
+    pattern: `Pattern number ${i}`,
+    detection_question: 'Q?',
+    checklist_item: 'Do.',
+    applicable_languages: ['ts'],
+    applicable_when: ['test-gap'],
+    status: 'active',
+    superseded_by: null,
+    dedup_key: `test-gap|pattern-number-${i}|test-gap`,
+    hit_count: 0,
+    last_cited: null,
+    ttl_days: 30,
+    confidence: 'high',
   })}\n`;
 
 function killAfter(root: string, ms: number): Promise<void> {
@@ -60,7 +76,8 @@ describe('crash safety', () => {
     await runFindings(['compile', '--root', ref.root], { cwd: ref.root });
     const expected = new Map<string, string>();
     for (const dir of ['.agents/findings', '.agents/planning-rules', '.agents/pre-mortem-checks']) {
-      for (const n of readdirSync(path.join(ref.root, dir))) if (n.endsWith('.md')) expected.set(`${dir}/${n}`, readFileSync(path.join(ref.root, dir, n), 'utf8'));
+      for (const n of readdirSync(path.join(ref.root, dir)))
+        if (n.endsWith('.md')) expected.set(`${dir}/${n}`, readFileSync(path.join(ref.root, dir, n), 'utf8'));
     }
     const repo = makeRepo({ '.agents/findings/registry.jsonl': Array.from({ length: N }, (_, i) => line(i)).join('') });
     // Kill times come from a printed seed: FINDINGS_TEST_SEED=<seed> replays them.

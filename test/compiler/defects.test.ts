@@ -5,8 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { REG } from './entries.js';
 import { makeRepo, runFindings, tempDir, type TestRepo } from '../helpers/repo.js';
 
-
-type Json = { code: number; diagnostics: { ruleId: string; severity: string; message: string; file: string; line: number }[]; changes: { path: string; action: string }[] };
+type Json = {
+  code: number;
+  diagnostics: { ruleId: string; severity: string; message: string; file: string; line: number }[];
+  changes: { path: string; action: string }[];
+};
 const compileJson = async (repo: TestRepo, ...args: string[]): Promise<Json> => {
   const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
   return { code: r.code, ...(JSON.parse(r.stdout) as Omit<Json, 'code'>) };
@@ -36,11 +39,36 @@ describe('defect 1: the canonical line per dedup_key is the active one, else the
 
 function mechanical(id: string, statusLine = 'status: "active"', targets = '["plan", "pre-mortem", "constraint"]'): string {
   return [
-    '---', `id: "${id}"`, 'type: "finding"', 'date: "2026-01-02"', 'source_skill: "k"', 'source_artifact: "a.md"', `title: "T ${id}"`, 'summary: "S"', 'pattern: "P"',
-    'detection_question: "Q?"', 'checklist_item: "C."', 'severity: "significant"', 'detectability: "mechanical"', statusLine,
-    `compiler_targets: ${targets}`, 'scope_tags: ["test-gap"]', `dedup_key: "k|${id}|test-gap"`, 'applicable_when: ["test-gap"]', 'applicable_languages: []',
-    'compiler:', '  detector:', '    kind: "regex"', '    pattern: "eval\\\\("', '  evidence:',
-    `    positive_refs: [".agents/constraints/fixtures/${id}/bad.txt"]`, `    negative_control_refs: [".agents/constraints/fixtures/${id}/good.txt"]`, '---', '', 'Body.', '',
+    '---',
+    `id: "${id}"`,
+    'type: "finding"',
+    'date: "2026-01-02"',
+    'source_skill: "k"',
+    'source_artifact: "a.md"',
+    `title: "T ${id}"`,
+    'summary: "S"',
+    'pattern: "P"',
+    'detection_question: "Q?"',
+    'checklist_item: "C."',
+    'severity: "significant"',
+    'detectability: "mechanical"',
+    statusLine,
+    `compiler_targets: ${targets}`,
+    'scope_tags: ["test-gap"]',
+    `dedup_key: "k|${id}|test-gap"`,
+    'applicable_when: ["test-gap"]',
+    'applicable_languages: []',
+    'compiler:',
+    '  detector:',
+    '    kind: "regex"',
+    '    pattern: "eval\\\\("',
+    '  evidence:',
+    `    positive_refs: [".agents/constraints/fixtures/${id}/bad.txt"]`,
+    `    negative_control_refs: [".agents/constraints/fixtures/${id}/good.txt"]`,
+    '---',
+    '',
+    'Body.',
+    '',
   ].join('\n');
 }
 function withFixtures(repo: TestRepo, id: string): void {
@@ -48,7 +76,11 @@ function withFixtures(repo: TestRepo, id: string): void {
   repo.write(`.agents/constraints/fixtures/${id}/good.txt`, 'ok\n');
 }
 const indexEntries = (repo: TestRepo): { id: string; status: string; enforcement_mode: string; evidence: Record<string, unknown> }[] =>
-  (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string; status: string; enforcement_mode: string; evidence: Record<string, unknown> }[] }).constraints;
+  (
+    JSON.parse(repo.read('.agents/constraints/index.json')) as {
+      constraints: { id: string; status: string; enforcement_mode: string; evidence: Record<string, unknown> }[];
+    }
+  ).constraints;
 
 describe('defect 3: a registry retirement holds even when the artifact cannot be edited', () => {
   it('warns, and leaves no planning rule, no pre-mortem check and only a retired index entry', async () => {
@@ -73,7 +105,10 @@ describe('defect 3: a registry retirement holds even when the artifact cannot be
 describe('defect 7: carrying a lifecycle change keeps every other byte, a UTF-8 BOM included', () => {
   it('rewrites only the status line of a BOM + CRLF artifact', async () => {
     const original = `\uFEFF${mechanical('f-m').replace(/\n/g, '\r\n')}`;
-    const repo = makeRepo({ '.agents/findings/f-m.md': original, '.agents/findings/registry.jsonl': REG('f-m', { status: 'retired', dedup_key: 'k|f-m|test-gap' }) });
+    const repo = makeRepo({
+      '.agents/findings/f-m.md': original,
+      '.agents/findings/registry.jsonl': REG('f-m', { status: 'retired', dedup_key: 'k|f-m|test-gap' }),
+    });
     withFixtures(repo, 'f-m');
     const r = await compileJson(repo);
     expect(r.code).toBe(0);
@@ -105,13 +140,25 @@ describe('defect 4: only `findings constraint retire` makes a retirement sticky'
     // What `findings constraint activate` leaves behind (it needs a measured git history to run).
     const idx = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: Record<string, unknown>[] };
     idx.constraints = idx.constraints.map((c) => ({
-      ...c, status: 'active', enforcement_mode: 'block',
-      evidence: { ...(c['evidence'] as object), precision_evidence_ref: '.agents/constraints/measurements/f-m.json', shadow_samples: 20, true_positives: 20, false_positives: 0 },
+      ...c,
+      status: 'active',
+      enforcement_mode: 'block',
+      evidence: {
+        ...(c['evidence'] as object),
+        precision_evidence_ref: '.agents/constraints/measurements/f-m.json',
+        shadow_samples: 20,
+        true_positives: 20,
+        false_positives: 0,
+      },
     }));
     repo.write('.agents/constraints/index.json', `${JSON.stringify(idx, null, 2)}\n`);
   };
-  const setStatus = (repo: TestRepo, status: string): void => repo.write('.agents/findings/f-m.md', mechanical('f-m', `status: "${status}"`));
-  const state = (repo: TestRepo): string => indexEntries(repo).map((e) => `${e.status}/${e.enforcement_mode}`).join(',');
+  const setStatus = (repo: TestRepo, status: string): void =>
+    repo.write('.agents/findings/f-m.md', mechanical('f-m', `status: "${status}"`));
+  const state = (repo: TestRepo): string =>
+    indexEntries(repo)
+      .map((e) => `${e.status}/${e.enforcement_mode}`)
+      .join(',');
 
   it('(a) a constraint retired by `findings constraint retire` stays retired across recompiles and a draft round trip', async () => {
     const repo = makeRepo({ '.agents/findings/f-m.md': mechanical('f-m') });
@@ -194,7 +241,10 @@ describe('defect 2: nothing is written or removed through an output folder that 
     for (const extra of [['--check'], []]) {
       const r = await compileJson(repo, ...extra);
       expect(r.code).toBe(1);
-      expect(r.diagnostics.find((d) => d.ruleId === 'compiler/output-outside-root')).toMatchObject({ file: '.agents/planning-rules', severity: 'error' });
+      expect(r.diagnostics.find((d) => d.ruleId === 'compiler/output-outside-root')).toMatchObject({
+        file: '.agents/planning-rules',
+        severity: 'error',
+      });
       expect(r.changes.some((c) => c.path.startsWith('.agents/planning-rules/'))).toBe(false);
     }
     expect(readdirSync(outside)).toEqual(['NOTES.md']);

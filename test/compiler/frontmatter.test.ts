@@ -16,7 +16,10 @@ const HOSTILE: Record<string, [string | Buffer, string]> = {
   'javascript front matter': ['---javascript\nmodule.exports = {}\n---\n', 'artifact/front-matter-language'],
   'coffee front matter': ['---coffee\na: 1\n---\n', 'artifact/front-matter-language'],
   'unclosed fence': ['---\nid: "x"\n\nbody\n', 'artifact/unclosed-front-matter'],
-  'alias bomb': ['---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n', 'artifact/yaml'],
+  'alias bomb': [
+    '---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n',
+    'artifact/yaml',
+  ],
   '__proto__ key': ['---\n__proto__: {polluted: true}\n---\n', 'artifact/hostile-key'],
   'nested constructor key': ['---\ncompiler:\n  constructor: 1\n---\n', 'artifact/hostile-key'],
   'custom tag': ['---\na: !!js/function "return 1"\n---\n', 'artifact/yaml'],
@@ -77,10 +80,25 @@ describe('parser parity', () => {
 
   it('a promoted artifact parses back to exactly the front matter the compiler assumed', () => {
     const entry: RegistryEntry = {
-      id: 'f-1', version: 1, tier: 'pulled', source: { repo: 'r', session: 's', file: 'a "b" \\ c.md', skill: 'k' }, date: '2026-01-01',
-      severity: 'critical', category: 'c', pattern: 'Quotes " and \\ and\nnewline and \u2028 and ünï', detection_question: 'q?', checklist_item: 'd.',
-      applicable_languages: [], applicable_when: ['test-gap', 'docs-drift'], status: 'active', superseded_by: null, dedup_key: 'c|x|test-gap',
-      hit_count: 3, last_cited: null, ttl_days: 7, confidence: 'low',
+      id: 'f-1',
+      version: 1,
+      tier: 'pulled',
+      source: { repo: 'r', session: 's', file: 'a "b" \\ c.md', skill: 'k' },
+      date: '2026-01-01',
+      severity: 'critical',
+      category: 'c',
+      pattern: 'Quotes " and \\ and\nnewline and \u2028 and ünï',
+      detection_question: 'q?',
+      checklist_item: 'd.',
+      applicable_languages: [],
+      applicable_when: ['test-gap', 'docs-drift'],
+      status: 'active',
+      superseded_by: null,
+      dedup_key: 'c|x|test-gap',
+      hit_count: 3,
+      last_cited: null,
+      ttl_days: 7,
+      confidence: 'low',
     };
     const text = renderPromotedArtifact(entry);
     const r = both(text);

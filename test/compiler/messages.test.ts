@@ -31,7 +31,10 @@ body
 
 describe('artifact messages', () => {
   it('says what a mechanical finding without the constraint target needs, at the field', () => {
-    const r = checkArtifact('.agents/findings/f-1.md', readFrontMatter(Buffer.from(artifact('["plan", "pre-mortem"]')), '.agents/findings/f-1.md'));
+    const r = checkArtifact(
+      '.agents/findings/f-1.md',
+      readFrontMatter(Buffer.from(artifact('["plan", "pre-mortem"]')), '.agents/findings/f-1.md'),
+    );
     expect(r.ok).toBe(false);
     const messages = r.ok ? [] : r.diagnostics.map((d) => [d.line, d.message]);
     expect(messages).toEqual([[15, expect.stringContaining('field "compiler_targets" must include "constraint"')]]);

@@ -16,7 +16,11 @@ import { REG } from './entries.js';
 
 const DIR = path.join(FIXTURES, 'compiler/upstream-rules');
 const ID = 'f-2026-05-01-001';
-const ITEMS = ['Pattern: A retry loop has no overall deadline.', 'Ask: Does every retry loop stop at a deadline?', 'Do: Give each retry loop a total deadline and test it.'];
+const ITEMS = [
+  'Pattern: A retry loop has no overall deadline.',
+  'Ask: Does every retry loop stop at a deadline?',
+  'Do: Give each retry loop a total deadline and test it.',
+];
 const fixture = (rel: string): string => readFileSync(path.join(DIR, rel), 'utf8');
 
 const compileJson = async (repo: TestRepo, ...args: string[]) => {
@@ -38,7 +42,19 @@ function repoWith(keep: (rel: string) => boolean): TestRepo {
 
 describe('readRuleAsUpstream (INTEROP.md "Compiled rule files")', () => {
   it('drops front matter, headings, the "Prevent this known failure mode:" line and - Source: items; keeps the first three items', () => {
-    const text = ['---', 'id: "x"', '---', '# Heading', 'Prevent this known failure mode:', '', '- One', '- Source: a.md', '- Two', '  - Three  ', '- Four'].join('\n');
+    const text = [
+      '---',
+      'id: "x"',
+      '---',
+      '# Heading',
+      'Prevent this known failure mode:',
+      '',
+      '- One',
+      '- Source: a.md',
+      '- Two',
+      '  - Three  ',
+      '- Four',
+    ].join('\n');
     expect(readRuleAsUpstream(text)).toEqual(['One', 'Two', 'Three']);
   });
 
@@ -64,12 +80,16 @@ describe('compiled rule files, as upstream reads them', () => {
   it('promoted findings too (registry → artifact → rules)', async () => {
     const repo = makeRepo({ '.agents/findings/registry.jsonl': REG('f-9') });
     expect((await compileJson(repo)).code).toBe(0);
-    for (const p of ['.agents/planning-rules/f-9.md', '.agents/pre-mortem-checks/f-9.md']) expect(readRuleAsUpstream(repo.read(p))).toEqual(['Pattern: Pattern f-9', 'Ask: Q?', 'Do: Do.']);
+    for (const p of ['.agents/planning-rules/f-9.md', '.agents/pre-mortem-checks/f-9.md'])
+      expect(readRuleAsUpstream(repo.read(p))).toEqual(['Pattern: Pattern f-9', 'Ask: Q?', 'Do: Do.']);
   });
 });
 
 describe('sameRuleMeaning', () => {
-  const ours = fixture('old-template-rule.md').replace('A known failure mode to plan around before work is split up or sequenced:', 'Prevent this known failure mode:');
+  const ours = fixture('old-template-rule.md').replace(
+    'A known failure mode to plan around before work is split up or sequenced:',
+    'Prevent this known failure mode:',
+  );
   const theirs = fixture(`repo/.agents/planning-rules/${ID}.md`);
 
   it('ignores quoting and the heading (upstream words its title its own way)', () => {
@@ -144,7 +164,7 @@ describe('.agents/premortem-checks/ (the agentops folder name)', () => {
     expect(await compileJson(repo, '--check')).toEqual({ code: 0, changes: [] });
   });
 
-  it('the hooks see it too: drift on the staged content is empty once upstream\'s check is staged', async () => {
+  it("the hooks see it too: drift on the staged content is empty once upstream's check is staged", async () => {
     const repo = repoWith((p) => p === `.agents/premortem-checks/${ID}.md` || p.startsWith('.agents/planning-rules/'));
     await compileJson(repo);
     repo.git('add', '-A');

@@ -6,11 +6,38 @@ export const INDEX = '.agents/constraints/index.json';
 /** A mechanical finding whose detector pattern is `pattern` (YAML double-quoted, so backslashes doubled). */
 export function finding(id: string, pattern = 'eval\\\\('): string {
   return [
-    '---', `id: "${id}"`, 'type: "finding"', 'date: "2026-01-02"', 'source_skill: "k"', 'source_artifact: "a.md"', `title: "T ${id}"`, 'summary: "S"', 'pattern: "P"',
-    'detection_question: "Q?"', 'checklist_item: "C."', 'severity: "significant"', 'detectability: "mechanical"', 'status: "active"',
-    'compiler_targets: ["constraint"]', 'scope_tags: ["test-gap"]', `dedup_key: "k|${id}|test-gap"`, 'applicable_when: ["test-gap"]', 'applicable_languages: []',
-    'compiler:', '  applies_to:', '    path_globs: ["**/*.js"]', '  detector:', '    kind: "regex"', `    pattern: "${pattern}"`, '  evidence:',
-    `    positive_refs: [".agents/constraints/fixtures/${id}/bad.txt"]`, `    negative_control_refs: [".agents/constraints/fixtures/${id}/good.txt"]`, '---', '', 'Body.', '',
+    '---',
+    `id: "${id}"`,
+    'type: "finding"',
+    'date: "2026-01-02"',
+    'source_skill: "k"',
+    'source_artifact: "a.md"',
+    `title: "T ${id}"`,
+    'summary: "S"',
+    'pattern: "P"',
+    'detection_question: "Q?"',
+    'checklist_item: "C."',
+    'severity: "significant"',
+    'detectability: "mechanical"',
+    'status: "active"',
+    'compiler_targets: ["constraint"]',
+    'scope_tags: ["test-gap"]',
+    `dedup_key: "k|${id}|test-gap"`,
+    'applicable_when: ["test-gap"]',
+    'applicable_languages: []',
+    'compiler:',
+    '  applies_to:',
+    '    path_globs: ["**/*.js"]',
+    '  detector:',
+    '    kind: "regex"',
+    `    pattern: "${pattern}"`,
+    '  evidence:',
+    `    positive_refs: [".agents/constraints/fixtures/${id}/bad.txt"]`,
+    `    negative_control_refs: [".agents/constraints/fixtures/${id}/good.txt"]`,
+    '---',
+    '',
+    'Body.',
+    '',
   ].join('\n');
 }
 
@@ -23,14 +50,24 @@ export function withFixtures(repo: TestRepo, id: string): void {
 export function activate(repo: TestRepo): void {
   const idx = JSON.parse(repo.read(INDEX)) as { constraints: Record<string, unknown>[] };
   idx.constraints = idx.constraints.map((c) => ({
-    ...c, status: 'active', enforcement_mode: 'block',
-    evidence: { ...(c['evidence'] as object), precision_evidence_ref: `.agents/constraints/measurements/${String(c['id'])}.json`, shadow_samples: 20, true_positives: 20, false_positives: 0 },
+    ...c,
+    status: 'active',
+    enforcement_mode: 'block',
+    evidence: {
+      ...(c['evidence'] as object),
+      precision_evidence_ref: `.agents/constraints/measurements/${String(c['id'])}.json`,
+      shadow_samples: 20,
+      true_positives: 20,
+      false_positives: 0,
+    },
   }));
   repo.write(INDEX, `${JSON.stringify(idx, null, 2)}\n`);
 }
 
 export const compileJson = async (repo: TestRepo, ...args: string[]) => {
   const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
-  return { code: r.code, ...(JSON.parse(r.stdout) as { diagnostics: { ruleId: string; severity: string; message: string; file: string }[] }) };
+  return {
+    code: r.code,
+    ...(JSON.parse(r.stdout) as { diagnostics: { ruleId: string; severity: string; message: string; file: string }[] }),
+  };
 };
-

@@ -55,7 +55,8 @@ let emptyRepoTemplate: string | null = null;
 function emptyRepo(root: string): void {
   if (emptyRepoTemplate === null) {
     const t = tempDir('findings-template-');
-    const git = (...args: string[]): string => execFileSync('git', args, { cwd: t, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, { cwd: t, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     git('init', '-q', '-b', 'main');
     git('config', 'user.email', 'author@example.com');
     git('config', 'user.name', 'Test Author');
@@ -93,7 +94,8 @@ export async function fromTemplate(key: string, build: () => Promise<TestRepo>):
 /** The TestRepo helpers for an existing repository folder. */
 export function repoAt(root: string): TestRepo {
   const env = gitEnv();
-  const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const repo: TestRepo = {
     root,
     git,

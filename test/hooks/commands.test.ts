@@ -35,7 +35,9 @@ describe('findings check', () => {
     expect((await runFindings(['check', '--staged'], { cwd: repo.root })).stdout).toContain('no constraint index');
     const all = await runFindings(['check', '--all', '--format', 'json'], { cwd: repo.root });
     expect(all.code).toBe(1);
-    expect(JSON.parse(all.stdout)).toMatchObject([{ file: 'legacy.js', line: 1, column: 18, severity: 'error', ruleId: 'constraint/active' }]);
+    expect(JSON.parse(all.stdout)).toMatchObject([
+      { file: 'legacy.js', line: 1, column: 18, severity: 'error', ruleId: 'constraint/active' },
+    ]);
 
     repo.write('new.js', BAD);
     const tip = repo.commitAll('tip with index');
@@ -92,8 +94,11 @@ describe('findings init and doctor', () => {
     const first = await spawnFindings(['init'], { cwd: repo.root });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('npm i -D husky');
-    for (const h of ['pre-commit', 'pre-merge-commit', 'pre-push']) expect(repo.read(`.husky/${h}`)).toBe(readFileSync(path.join(PACKAGE_ROOT, 'templates', `husky-${h}`), 'utf8'));
-    expect(repo.read('.gitattributes')).toBe('*.png binary\n.agents/** text eol=lf\n.agents/findings/registry.jsonl merge=union\n.agents/reviews/*.jsonl merge=union\n.agents/reviews/*.md merge=union\n');
+    for (const h of ['pre-commit', 'pre-merge-commit', 'pre-push'])
+      expect(repo.read(`.husky/${h}`)).toBe(readFileSync(path.join(PACKAGE_ROOT, 'templates', `husky-${h}`), 'utf8'));
+    expect(repo.read('.gitattributes')).toBe(
+      '*.png binary\n.agents/** text eol=lf\n.agents/findings/registry.jsonl merge=union\n.agents/reviews/*.jsonl merge=union\n.agents/reviews/*.md merge=union\n',
+    );
     for (const d of ['findings', 'constraints', 'reviews', 'tasks']) expect(repo.exists(`.agents/${d}/.gitkeep`)).toBe(true);
     // a lock left by a killed writer is ignored by git, so `git add -A` cannot commit it
     repo.write('.agents/findings/registry.lock', '{}');

@@ -22,7 +22,10 @@ describe('gate severity by status', () => {
   it('an evaluation error blocks for an active constraint and warns for a shadow', async () => {
     // Lookahead cannot run on the linear engine: the detector cannot be evaluated.
     const broken = { pattern: 'eval(?=\\()' };
-    expect(await severities(constraint('a', broken), constraint('s', { ...broken, status: 'shadow' }))).toEqual(['constraint/a:error', 'constraint/s:warning']);
+    expect(await severities(constraint('a', broken), constraint('s', { ...broken, status: 'shadow' }))).toEqual([
+      'constraint/a:error',
+      'constraint/s:warning',
+    ]);
   });
 });
 
@@ -58,22 +61,39 @@ describe('stricterJudgment', () => {
   });
 
   it('a demotion is judged by the blocking entry before it, with the note that says why', () => {
-    const j = stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [constraint('x', { status: 'shadow' })] });
+    const j = stricterJudgment(
+      { schema_version: 1, constraints: [active] },
+      { schema_version: 1, constraints: [constraint('x', { status: 'shadow' })] },
+    );
     expect(ids(j)).toEqual(['active:\\beval\\(']);
     expect([...j.held.values()]).toEqual([heldNote('x', 'demotes')]);
   });
 
   it('a pattern change keeps the old detector blocking beside the new one', () => {
-    const j = stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [constraint('x', { status: 'shadow', pattern: 'exec\\(' })] });
+    const j = stricterJudgment(
+      { schema_version: 1, constraints: [active] },
+      { schema_version: 1, constraints: [constraint('x', { status: 'shadow', pattern: 'exec\\(' })] },
+    );
     expect(ids(j).sort()).toEqual(['active:\\beval\\(', 'shadow:exec\\(']);
     expect([...j.held.keys()].map((c) => c.detector.pattern)).toEqual(['\\beval\\(']);
   });
 
   it('a removal or retirement keeps the entry before it; a shadow before it only warned, so nothing is held', () => {
-    expect(ids(stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [] }))).toEqual(['active:\\beval\\(']);
-    expect(ids(stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [constraint('x', { status: 'retired' })] }))).toEqual(['active:\\beval\\(']);
+    expect(ids(stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [] }))).toEqual([
+      'active:\\beval\\(',
+    ]);
+    expect(
+      ids(
+        stricterJudgment(
+          { schema_version: 1, constraints: [active] },
+          { schema_version: 1, constraints: [constraint('x', { status: 'retired' })] },
+        ),
+      ),
+    ).toEqual(['active:\\beval\\(']);
     const shadow = constraint('x', { status: 'shadow' });
-    expect(stricterJudgment({ schema_version: 1, constraints: [shadow] }, { schema_version: 1, constraints: [] }).index.constraints).toEqual([]);
+    expect(
+      stricterJudgment({ schema_version: 1, constraints: [shadow] }, { schema_version: 1, constraints: [] }).index.constraints,
+    ).toEqual([]);
   });
 
   it('an unchanged or stricter index after the change is applied as it is', () => {
@@ -83,7 +103,7 @@ describe('stricterJudgment', () => {
     expect(j.held.size).toBe(0);
   });
 
-  it('a held entry\'s diagnostics carry the note, before the explain pointer', async () => {
+  it("a held entry's diagnostics carry the note, before the explain pointer", async () => {
     const j = stricterJudgment({ schema_version: 1, constraints: [active] }, { schema_version: 1, constraints: [] });
     const out = await runGate(j.index, files, { ...options, held: j.held });
     expect(out[0]!.notes!.at(-2)).toBe(heldNote('x', 'removes'));

@@ -12,12 +12,22 @@ import { BIN, PACKAGE_ROOT, tempDir } from '../helpers/repo.js';
 import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
 
 const TRACE = path.join(PACKAGE_ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY = /\/node_modules\/(?:unified|remark[^/]*|micromark[^/]*|mdast[^/]*|yaml|js-yaml|gray-matter|simple-git|@simple-git|@kwsites|safe-regex2|ret)\/|\/node_modules\/ajv\/(?!dist\/runtime\/)/;
+const HEAVY =
+  /\/node_modules\/(?:unified|remark[^/]*|micromark[^/]*|mdast[^/]*|yaml|js-yaml|gray-matter|simple-git|@simple-git|@kwsites|safe-regex2|ret)\/|\/node_modules\/ajv\/(?!dist\/runtime\/)/;
 
 function modulesLoaded(root: string, args: string[]): { code: number; modules: string[] } {
   const out = path.join(tempDir('findings-trace-'), 'modules.txt');
-  const r = spawnSync(process.execPath, ['--import', TRACE, BIN, ...args], { cwd: root, env: hookEnv({ FINDINGS_MODULE_TRACE: out }), encoding: 'utf8' });
-  return { code: r.status ?? -1, modules: readFileSync(out, 'utf8').split('\n').filter((l) => l !== '') };
+  const r = spawnSync(process.execPath, ['--import', TRACE, BIN, ...args], {
+    cwd: root,
+    env: hookEnv({ FINDINGS_MODULE_TRACE: out }),
+    encoding: 'utf8',
+  });
+  return {
+    code: r.status ?? -1,
+    modules: readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''),
+  };
 }
 
 describe('findings hook pre-commit loads only what it needs', () => {

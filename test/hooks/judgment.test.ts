@@ -58,7 +58,7 @@ describe('demotion in the same commit', () => {
     }
   });
 
-  it('an active finding\'s pattern changed and recompiled, with a violation of the old pattern: blocked', async () => {
+  it("an active finding's pattern changed and recompiled, with a violation of the old pattern: blocked", async () => {
     const repo = await hookedRepo();
     repo.write('.agents/findings/f-m.md', finding('f-m'));
     withFixtures(repo, 'f-m');

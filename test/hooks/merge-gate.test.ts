@@ -98,7 +98,7 @@ describe('conflict-free merges (pre-merge-commit)', () => {
     expect(r.stdout).toMatch(/registry\.jsonl:\d+.*dedup_key/);
   });
 
-  it('a clean merge that only carries a parent\'s violation over goes through with a warning', async () => {
+  it("a clean merge that only carries a parent's violation over goes through with a warning", async () => {
     const repo = await hookedRepo({ 'a.js': BASE });
     stageIndex(repo, constraint('active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');

@@ -12,7 +12,8 @@ import { constraint } from './setup.js';
 const index = { schema_version: 1 as const, constraints: [constraint('active')] };
 const HEAD = { name: 'HEAD', sha: 'a'.repeat(40) };
 const THEIRS = { name: 'MERGE_HEAD', sha: 'b'.repeat(40) };
-const gateOf = (path: string, text: string) => runGate(index, [{ path, text }], { budgetMs: 250, skip: new Set(), bypass: 'git commit --no-verify', indexFile: 'i', indexText: '' });
+const gateOf = (path: string, text: string) =>
+  runGate(index, [{ path, text }], { budgetMs: 250, skip: new Set(), bypass: 'git commit --no-verify', indexFile: 'i', indexText: '' });
 const judgment = (staged: string, ours: string | null, theirs: string | null): OperationJudgment => ({
   operation: 'merge',
   staged: new Map([['a.js', staged]]),
@@ -29,7 +30,10 @@ describe('judgeOperation', () => {
   it('keeps an introduced hit an error and makes an inherited one a warning naming the parent', async () => {
     const staged = 'x\neval(old)\neval(new)\n';
     const got = await judgeOperation(await gateOf('a.js', staged), judgment(staged, 'x\n', 'eval(old)\n'));
-    expect(got.map((d) => [d.line, d.severity])).toEqual([[2, 'warning'], [3, 'error']]);
+    expect(got.map((d) => [d.line, d.severity])).toEqual([
+      [2, 'warning'],
+      [3, 'error'],
+    ]);
     expect(got[0]!.notes?.[0]).toMatch(/^inherited from MERGE_HEAD \(bbbbbbbbbbbb\)/);
     expect(got[0]!.notes?.some((n) => n.includes('this blocks'))).toBe(false);
     expect(got[1]!.notes?.[0]).toBe("introduced by this merge: in neither parent's version (HEAD, MERGE_HEAD), so it blocks");
@@ -67,11 +71,15 @@ describe('helpers', () => {
   it('remoteSide and pushValidated', () => {
     expect(remoteSide({ kind: 'range', from: 'f', to: 't' })).toBe('f');
     expect(remoteSide({ kind: 'tree', commit: 't' })).toBeNull();
-    expect(['.agents/findings/registry.jsonl', '.agents/findings/f-1.md', '.agents/reviews/T-1.md', '.agents/reviews/T-1.jsonl', '.agents/config.json', 'docs/x.md'].filter(pushValidated)).toEqual([
-      '.agents/findings/registry.jsonl',
-      '.agents/findings/f-1.md',
-      '.agents/reviews/T-1.jsonl',
-      '.agents/config.json',
-    ]);
+    expect(
+      [
+        '.agents/findings/registry.jsonl',
+        '.agents/findings/f-1.md',
+        '.agents/reviews/T-1.md',
+        '.agents/reviews/T-1.jsonl',
+        '.agents/config.json',
+        'docs/x.md',
+      ].filter(pushValidated),
+    ).toEqual(['.agents/findings/registry.jsonl', '.agents/findings/f-1.md', '.agents/reviews/T-1.jsonl', '.agents/config.json']);
   });
 });

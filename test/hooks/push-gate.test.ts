@@ -22,7 +22,8 @@ function pushRepo(): TestRepo {
   expect(push(r, ['origin', 'main']).code).toBe(0);
   return r;
 }
-const review = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}) => runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env } });
+const review = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env } });
 const push = (r: TestRepo, args: string[]) => {
   const res = r.tryGit(['push', '-q', ...args]);
   return { code: res.code, out: res.stdout + res.stderr };
@@ -53,7 +54,10 @@ describe('push under another local name', () => {
     r.git('checkout', '-q', '-b', 'wip');
     await review(r, ['fail', 'T-1', '--issue', 'no retry']);
     r.commitAll('qa fails T-1');
-    for (const names of [['HEAD:aa', 'HEAD:T-1'], ['HEAD:T-1', 'HEAD:zz']]) {
+    for (const names of [
+      ['HEAD:aa', 'HEAD:T-1'],
+      ['HEAD:T-1', 'HEAD:zz'],
+    ]) {
       const refused = push(r, ['origin', ...names]);
       expect(refused.code).not.toBe(0);
       expect(refused.out.match(/open qa finding on task T-1/g)).toHaveLength(1);
@@ -130,7 +134,15 @@ describe('self-granted roles', () => {
     r.git('checkout', '-q', '-b', 'dev-work');
     r.write('.agents/roles.json', `${JSON.stringify({ auditor: ['auditor@example.com', DEV], ceo: ['ceo@example.com'] }, null, 2)}\n`);
     const grant = commitAs(r, DEV, 'make myself auditor');
-    const waiver = JSON.stringify({ event_id: 'e'.repeat(32), type: 'waived', task: 'T-1', finding_id: minor, note: 'fine', actor: DEV, at: NOW });
+    const waiver = JSON.stringify({
+      event_id: 'e'.repeat(32),
+      type: 'waived',
+      task: 'T-1',
+      finding_id: minor,
+      note: 'fine',
+      actor: DEV,
+      at: NOW,
+    });
     r.write(LEDGER, `${r.read(LEDGER)}${waiver}\n`);
     commitAs(r, DEV, 'waive it');
     // findings validate accepts it: the author is listed at the commit that added the line.

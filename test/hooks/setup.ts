@@ -46,7 +46,12 @@ export function commit(repo: TestRepo, args: string[], env: NodeJS.ProcessEnv = 
  * Runs git with both streams captured. git sends a hook's stdout to its stderr, so `stdout`
  * here is both streams together (what the user sees in a terminal).
  */
-export function gitRun(repo: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}, input?: string): { code: number; stdout: string; stderr: string } {
+export function gitRun(
+  repo: TestRepo,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string,
+): { code: number; stdout: string; stderr: string } {
   const r = spawnSync('git', args, { cwd: repo.root, env: hookEnv(env), encoding: 'utf8', input: input ?? '' });
   return { code: r.status ?? -1, stdout: `${r.stdout}${r.stderr}`, stderr: r.stderr };
 }
@@ -56,7 +61,10 @@ export function fixture(name: string): string {
 }
 
 /** A constraint index entry with sensible defaults. */
-export function constraint(id: string, over: Partial<ConstraintEntry> & { pattern?: string; globs?: string[]; scope?: ConstraintEntry['applies_to']['scope'] } = {}): ConstraintEntry {
+export function constraint(
+  id: string,
+  over: Partial<ConstraintEntry> & { pattern?: string; globs?: string[]; scope?: ConstraintEntry['applies_to']['scope'] } = {},
+): ConstraintEntry {
   const status = over.status ?? 'active';
   const { pattern, globs, scope, ...rest } = over;
   return {

@@ -65,7 +65,10 @@ describe('applySuppressions', () => {
 
   it('a marker without a reason suppresses nothing and is an error for an active constraint, a warning for a shadow', () => {
     const active = run('// findings-ignore x\neval(1);\n', [hit(2)]);
-    expect(active.map((d) => `${d.ruleId}:${d.line}:${d.severity}:${d.suppressed === undefined}`)).toEqual(['constraint/x:2:error:true', `${SUPPRESSION_WITHOUT_REASON}:1:error:true`]);
+    expect(active.map((d) => `${d.ruleId}:${d.line}:${d.severity}:${d.suppressed === undefined}`)).toEqual([
+      'constraint/x:2:error:true',
+      `${SUPPRESSION_WITHOUT_REASON}:1:error:true`,
+    ]);
     const shadow = run('eval(1); // findings-ignore x:\n', [hit(1, 'x', 'warning')]);
     expect(shadow.map((d) => `${d.ruleId}:${d.severity}`)).toEqual(['constraint/x:warning', `${SUPPRESSION_WITHOUT_REASON}:warning`]);
   });
@@ -87,7 +90,14 @@ describe('findings check with inline suppressions', () => {
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(parsed).toHaveLength(1);
-    expect(parsed[0]).toMatchObject({ file: 'a.js', line: 3, severity: 'error', ruleId: 'constraint/x', suppressed: true, reason: 'parses a trusted build-time constant' });
+    expect(parsed[0]).toMatchObject({
+      file: 'a.js',
+      line: 3,
+      severity: 'error',
+      ruleId: 'constraint/x',
+      suppressed: true,
+      reason: 'parses a trusted build-time constant',
+    });
     expect(parsed[0]!['baselined']).toBeUndefined();
 
     const sarif = await runFindings(['check', '--all', '--format', 'sarif'], { cwd: repo.root });
@@ -120,7 +130,10 @@ describe('findings check with inline suppressions', () => {
   });
 
   it('a reason-less marker only warns for a shadow constraint', async () => {
-    const repo = makeRepo({ '.agents/constraints/index.json': indexJson(constraint('x', { status: 'shadow' })), 'b.js': '// findings-ignore x\nexport const z = eval("2");\n' });
+    const repo = makeRepo({
+      '.agents/constraints/index.json': indexJson(constraint('x', { status: 'shadow' })),
+      'b.js': '// findings-ignore x\nexport const z = eval("2");\n',
+    });
     repo.commitAll('init');
     const r = await runFindings(['check', '--all'], { cwd: repo.root });
     expect(r.code).toBe(0);
@@ -157,7 +170,9 @@ describe('findings explain counts the suppressions', () => {
     repo.write('untracked.js', '// findings-ignore x: not tracked\n');
     const text = await runFindings(['explain', 'x'], { cwd: repo.root });
     expect(text.stdout).toContain('inline suppressions at HEAD: 2 in 2 file(s), 1 without a reason (they suppress nothing)');
-    const json = JSON.parse((await runFindings(['explain', 'x', '--format', 'json'], { cwd: repo.root })).stdout) as { constraint: { suppressions: unknown } };
+    const json = JSON.parse((await runFindings(['explain', 'x', '--format', 'json'], { cwd: repo.root })).stdout) as {
+      constraint: { suppressions: unknown };
+    };
     expect(json.constraint.suppressions).toEqual({ markers: 2, without_reason: 1, files: 2 });
   });
 });
@@ -169,10 +184,19 @@ describe('output shapes', () => {
     addFormats(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(path.join(FIXTURES, 'sarif', 'sarif-schema-2.1.0.json'), 'utf8')) as object);
     const { sarifLog } = await import('../../src/output/sarif.js');
-    const d = (line: number, suppressed?: Diagnostic['suppressed']) => diagnostic({ file: 'a.js', line, column: 1, ruleId: 'constraint/x', message: 'm', ...(suppressed ? { suppressed } : {}) });
-    const log = sarifLog([d(1, { kind: 'inSource', reason: 'why' }), d(2, { kind: 'baseline', reason: 'in the baseline b.json' }), d(3)], '1.0.0', [constraint('x')]) as { runs: { results: { suppressions?: unknown }[] }[] };
+    const d = (line: number, suppressed?: Diagnostic['suppressed']) =>
+      diagnostic({ file: 'a.js', line, column: 1, ruleId: 'constraint/x', message: 'm', ...(suppressed ? { suppressed } : {}) });
+    const log = sarifLog(
+      [d(1, { kind: 'inSource', reason: 'why' }), d(2, { kind: 'baseline', reason: 'in the baseline b.json' }), d(3)],
+      '1.0.0',
+      [constraint('x')],
+    ) as { runs: { results: { suppressions?: unknown }[] }[] };
     expect(validate(log) ? [] : validate.errors).toEqual([]);
-    expect(log.runs[0]!.results.map((r) => r.suppressions ?? null)).toEqual([[{ kind: 'inSource', justification: 'why' }], [{ kind: 'external', justification: 'in the baseline b.json' }], null]);
+    expect(log.runs[0]!.results.map((r) => r.suppressions ?? null)).toEqual([
+      [{ kind: 'inSource', justification: 'why' }],
+      [{ kind: 'external', justification: 'in the baseline b.json' }],
+      null,
+    ]);
   });
 
   it('a suppressed shadow warning does not count towards --max-warnings', async () => {

@@ -61,7 +61,14 @@ describe('init planning', () => {
   });
 });
 
-const hit = diagnostic({ file: 'src/a b,c:d.js', line: 3, column: 5, ruleId: 'constraint/x', message: '100% bad\nreally', notes: ['findings explain x'] });
+const hit = diagnostic({
+  file: 'src/a b,c:d.js',
+  line: 3,
+  column: 5,
+  ruleId: 'constraint/x',
+  message: '100% bad\nreally',
+  notes: ['findings explain x'],
+});
 const warn = diagnostic({ file: 'b.js', line: 0, severity: 'warning', ruleId: 'registry/duplicate-id', message: 'dup' });
 
 describe('SARIF', () => {
@@ -74,7 +81,11 @@ describe('SARIF', () => {
     expect(run.tool.driver.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['registry/duplicate-id', 'x']);
     const [b, a] = run.results;
-    expect(a).toMatchObject({ ruleId: 'x', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a%20b%2Cc%3Ad.js' }, region: { startLine: 3, startColumn: 5 } } }] });
+    expect(a).toMatchObject({
+      ruleId: 'x',
+      level: 'error',
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a%20b%2Cc%3Ad.js' }, region: { startLine: 3, startColumn: 5 } } }],
+    });
     expect(a.message.text).toBe('100% bad\nreally\nfindings explain x');
     expect(run.rules?.[a.ruleIndex]).toBeUndefined();
     expect(run.tool.driver.rules[a.ruleIndex].id).toBe('x');
@@ -86,12 +97,18 @@ describe('GitHub workflow commands', () => {
   it('escapes data and properties', () => {
     expect(escapeData('a%b\r\nc')).toBe('a%25b%0D%0Ac');
     expect(escapeProperty('a:b,c%')).toBe('a%3Ab%2Cc%25');
-    expect(formatGithub([hit])).toBe('::error file=src/a b%2Cc%3Ad.js,line=3,col=5,title=constraint/x::100%25 bad%0Areally%0Afindings explain x\n');
+    expect(formatGithub([hit])).toBe(
+      '::error file=src/a b%2Cc%3Ad.js,line=3,col=5,title=constraint/x::100%25 bad%0Areally%0Afindings explain x\n',
+    );
     expect(formatGithub([warn])).toBe('::warning file=b.js,title=registry/duplicate-id::dup\n');
   });
   it('caps annotations per severity with a final notice', () => {
-    const many = Array.from({ length: ANNOTATION_CAP + 7 }, (_, i) => diagnostic({ file: `f${String(i).padStart(3, '0')}.js`, line: 1, ruleId: 'r', message: 'm' }));
-    const lines = formatGithub([...many, warn]).trimEnd().split('\n');
+    const many = Array.from({ length: ANNOTATION_CAP + 7 }, (_, i) =>
+      diagnostic({ file: `f${String(i).padStart(3, '0')}.js`, line: 1, ruleId: 'r', message: 'm' }),
+    );
+    const lines = formatGithub([...many, warn])
+      .trimEnd()
+      .split('\n');
     expect(lines.filter((l) => l.startsWith('::error ')).length).toBe(ANNOTATION_CAP);
     expect(lines.filter((l) => l.startsWith('::warning ')).length).toBe(1);
     expect(lines.at(-1)).toMatch(/^::notice::7 more annotations omitted/);
@@ -99,14 +116,27 @@ describe('GitHub workflow commands', () => {
 });
 
 describe('runGate', () => {
-  it('reports each constraint\'s hits with line and column, and skips files under .agents/', async () => {
+  it("reports each constraint's hits with line and column, and skips files under .agents/", async () => {
     const { runGate } = await import('../../hooks/gate.js');
     const { constraint } = await import('./setup.js');
     const mk = (id: string, pattern: string) => constraint(id, { pattern, globs: ['**/*'] });
     const options = { budgetMs: 250, skip: new Set<string>(), bypass: null, indexFile: 'i.json', indexText: '' };
-    const files = [{ path: 'a.js', text: 'x foo\nbar bar\n', added: undefined }, { path: 'b.js', text: 'clean\n', added: undefined }, { path: '.agents/f.md', text: 'foo', added: undefined }];
-    const many = await runGate({ schema_version: 1, constraints: [mk('1', 'foo'), mk('2', 'bar bar'), mk('3', 'nope'), mk('4', 'ba?r')] }, files, options);
-    expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual(['constraint/1@a.js:1:3', 'constraint/2@a.js:2:1', 'constraint/4@a.js:2:1', 'constraint/4@a.js:2:5']);
+    const files = [
+      { path: 'a.js', text: 'x foo\nbar bar\n', added: undefined },
+      { path: 'b.js', text: 'clean\n', added: undefined },
+      { path: '.agents/f.md', text: 'foo', added: undefined },
+    ];
+    const many = await runGate(
+      { schema_version: 1, constraints: [mk('1', 'foo'), mk('2', 'bar bar'), mk('3', 'nope'), mk('4', 'ba?r')] },
+      files,
+      options,
+    );
+    expect(many.map((d) => `${d.ruleId}@${d.file}:${d.line}:${d.column}`)).toEqual([
+      'constraint/1@a.js:1:3',
+      'constraint/2@a.js:2:1',
+      'constraint/4@a.js:2:1',
+      'constraint/4@a.js:2:5',
+    ]);
     const single = await runGate({ schema_version: 1, constraints: [mk('4', 'ba?r')] }, files, options);
     expect(single).toHaveLength(2);
   });
@@ -129,7 +159,12 @@ describe('runGate', () => {
     };
     index.constraints[2]!.detector.pattern = `(?i)${index.constraints[2]!.detector.pattern}`;
     const out = await runGate(index, files, options);
-    expect(out.filter((d) => /could not be evaluated/.test(d.message)).map((d) => d.ruleId).sort()).toEqual(['constraint/back', 'constraint/look']);
+    expect(
+      out
+        .filter((d) => /could not be evaluated/.test(d.message))
+        .map((d) => d.ruleId)
+        .sort(),
+    ).toEqual(['constraint/back', 'constraint/look']);
     expect(out.filter((d) => d.ruleId === 'constraint/alt' || d.ruleId === 'constraint/poly')).toEqual([]);
   });
 });
@@ -138,7 +173,11 @@ describe('constraintNotes', () => {
   it('offers a bypass only where there is something to bypass', async () => {
     const { constraintNotes } = await import('../../hooks/gate.js');
     const { constraint } = await import('./setup.js');
-    expect(constraintNotes(constraint('s', { status: 'shadow' }), 'git commit --no-verify').some((n) => n.startsWith('bypass'))).toBe(false);
-    expect(constraintNotes(constraint('a'), 'git commit --no-verify')).toContain('bypass: git commit --no-verify (skips every check), or FINDINGS_SKIP=a (skips this constraint)');
+    expect(constraintNotes(constraint('s', { status: 'shadow' }), 'git commit --no-verify').some((n) => n.startsWith('bypass'))).toBe(
+      false,
+    );
+    expect(constraintNotes(constraint('a'), 'git commit --no-verify')).toContain(
+      'bypass: git commit --no-verify (skips every check), or FINDINGS_SKIP=a (skips this constraint)',
+    );
   });
 });

@@ -23,11 +23,14 @@ describe('atomic writer', () => {
     const { dir, file } = withOld();
     const calls: number[] = [];
     // At most 7 bytes per call, as a file system short of space may do.
-    const ops: WriteOps = { ...nodeWriteOps, write: (fd, buf, off, len) => {
-      const n = nodeWriteOps.write(fd, buf, off, Math.min(len, 7));
-      calls.push(n);
-      return n;
-    } };
+    const ops: WriteOps = {
+      ...nodeWriteOps,
+      write: (fd, buf, off, len) => {
+        const n = nodeWriteOps.write(fd, buf, off, Math.min(len, 7));
+        calls.push(n);
+        return n;
+      },
+    };
     const data = 'x'.repeat(100) + '\n';
     await writeFileAtomically(file, data, { ops });
     expect(readFileSync(file, 'utf8')).toBe(data);
@@ -38,12 +41,17 @@ describe('atomic writer', () => {
   it('a write that stops short then fails with ENOSPC: exit-2 error, target untouched, no temp file', async () => {
     const { dir, file } = withOld();
     let first = true;
-    const ops: WriteOps = { ...nodeWriteOps, write: (fd, buf, off, len) => {
-      if (!first) throw fail('ENOSPC');
-      first = false;
-      return nodeWriteOps.write(fd, buf, off, Math.min(len, 4096));
-    } };
-    const error = await writeFileAtomically(file, 'y'.repeat(10_000), { ops, display: '.agents/findings/registry.jsonl' }).catch((e: unknown) => e);
+    const ops: WriteOps = {
+      ...nodeWriteOps,
+      write: (fd, buf, off, len) => {
+        if (!first) throw fail('ENOSPC');
+        first = false;
+        return nodeWriteOps.write(fd, buf, off, Math.min(len, 4096));
+      },
+    };
+    const error = await writeFileAtomically(file, 'y'.repeat(10_000), { ops, display: '.agents/findings/registry.jsonl' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WriteFailedError);
     expect((error as Error).message).toBe('cannot write .agents/findings/registry.jsonl (ENOSPC: disk full); it is unchanged');
     expect(readFileSync(file, 'utf8')).toBe('old content\n');
@@ -52,7 +60,12 @@ describe('atomic writer', () => {
 
   it.each(['EDQUOT', 'EIO'])('%s from fsync: the torn temp file is never renamed over the target', async (code) => {
     const { dir, file } = withOld();
-    const ops: WriteOps = { ...nodeWriteOps, fsync: () => { throw fail(code); } };
+    const ops: WriteOps = {
+      ...nodeWriteOps,
+      fsync: () => {
+        throw fail(code);
+      },
+    };
     await expect(writeFileAtomically(file, 'new\n', { ops })).rejects.toThrow(WriteFailedError);
     expect(readFileSync(file, 'utf8')).toBe('old content\n');
     expect(readdirSync(dir)).toEqual(['registry.jsonl']);
@@ -68,7 +81,12 @@ describe('atomic writer', () => {
 
   it('a crash between the temp write and the rename leaves the old content (an in-place write would not)', async () => {
     const { file } = withOld();
-    const ops: WriteOps = { ...nodeWriteOps, rename: () => { throw new Error('killed before rename'); } };
+    const ops: WriteOps = {
+      ...nodeWriteOps,
+      rename: () => {
+        throw new Error('killed before rename');
+      },
+    };
     await expect(writeFileAtomically(file, 'half of the new content', { ops })).rejects.toThrow('killed before rename');
     expect(readFileSync(file, 'utf8')).toBe('old content\n');
   });
@@ -78,9 +96,18 @@ describe('atomic writer', () => {
     const order: string[] = [];
     const ops: WriteOps = {
       ...nodeWriteOps,
-      fsync: (fd) => { order.push('fsync'); nodeWriteOps.fsync(fd); },
-      rename: (a, b) => { order.push('rename'); nodeWriteOps.rename(a, b); },
-      fsyncDir: (d) => { order.push('fsync-dir'); nodeWriteOps.fsyncDir(d); },
+      fsync: (fd) => {
+        order.push('fsync');
+        nodeWriteOps.fsync(fd);
+      },
+      rename: (a, b) => {
+        order.push('rename');
+        nodeWriteOps.rename(a, b);
+      },
+      fsyncDir: (d) => {
+        order.push('fsync-dir');
+        nodeWriteOps.fsyncDir(d);
+      },
     };
     await writeFileAtomically(file, 'new\n', { ops });
     expect(order).toEqual(['fsync', 'rename', 'fsync-dir']);

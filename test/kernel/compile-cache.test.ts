@@ -8,7 +8,10 @@ import { BIN, PACKAGE_ROOT, tempDir } from '../helpers/repo.js';
 /** A preload that gives `module` an enableCompileCache stub (Node 20 has none), so the call is observable. */
 function runWithStub(body: string): { status: number | null; stdout: string } {
   const stub = path.join(tempDir('findings-ccache-'), 'stub.mjs');
-  writeFileSync(stub, `import module from 'node:module';\nimport { writeFileSync } from 'node:fs';\nmodule.enableCompileCache = () => { ${body} };\n`);
+  writeFileSync(
+    stub,
+    `import module from 'node:module';\nimport { writeFileSync } from 'node:fs';\nmodule.enableCompileCache = () => { ${body} };\n`,
+  );
   const r = spawnSync(process.execPath, ['--import', stub, BIN, '--version'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout };
 }

@@ -3,7 +3,13 @@ import { DEFAULT_CONFIG, parseConfig } from '../../src/config.js';
 
 describe('parseConfig', () => {
   it('reads known settings', () => {
-    const { config, diagnostics } = parseConfig(JSON.stringify({ task_branch_pattern: '^task-(.+)$', activation: { min_labelled_hits: 5, min_precision: 0.9 }, match_budget_ms: 100 }));
+    const { config, diagnostics } = parseConfig(
+      JSON.stringify({
+        task_branch_pattern: '^task-(.+)$',
+        activation: { min_labelled_hits: 5, min_precision: 0.9 },
+        match_budget_ms: 100,
+      }),
+    );
     expect(diagnostics).toEqual([]);
     expect(config).toEqual({ taskBranchPattern: '^task-(.+)$', minLabelledHits: 5, minPrecision: 0.9, matchBudgetMs: 100 });
   });

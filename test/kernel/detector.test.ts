@@ -28,7 +28,10 @@ describe('patternProblem', () => {
 
 describe('compileDetector', () => {
   it('refuses advisory-only kinds and content_pattern without a mode', () => {
-    expect(compileDetector({ kind: 'paired_files', pattern: 'x' })).toMatchObject({ ok: false, problem: expect.stringMatching(/advisory/) });
+    expect(compileDetector({ kind: 'paired_files', pattern: 'x' })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/advisory/),
+    });
     expect(compileDetector({ kind: 'content_pattern', pattern: 'x' })).toMatchObject({ ok: false, problem: expect.stringMatching(/mode/) });
     expect(compileDetector({ kind: 'regex' })).toMatchObject({ ok: false });
   });
@@ -63,10 +66,14 @@ describe('evaluate', () => {
     expect(evaluate(matcher({ kind: 'regex', pattern: '\\w+x' }), 'w'.repeat(300_000)).hits).toEqual([]);
   });
   it('runs captureless lookbehind (linear in re2js)', () => {
-    expect(evaluate(matcher({ kind: 'regex', pattern: '(?<!\\.)log\\(' }), 'log(1)\nconsole.log(2)\n  log(3)').hits.map((h) => h.line)).toEqual([1, 3]);
+    expect(
+      evaluate(matcher({ kind: 'regex', pattern: '(?<!\\.)log\\(' }), 'log(1)\nconsole.log(2)\n  log(3)').hits.map((h) => h.line),
+    ).toEqual([1, 3]);
   });
   it('reports columns in UTF-16 code units, as editors do', () => {
-    expect(evaluate(matcher({ kind: 'regex', pattern: 'TODO' }), 'é😀 TODO').hits).toEqual([{ line: 1, endLine: 1, column: 5, match: 'TODO' }]);
+    expect(evaluate(matcher({ kind: 'regex', pattern: 'TODO' }), 'é😀 TODO').hits).toEqual([
+      { line: 1, endLine: 1, column: 5, match: 'TODO' },
+    ]);
   });
   it('caps the number of hits', () => {
     expect(evaluate(matcher({ kind: 'regex', pattern: 'a' }), 'a'.repeat(50), { maxHits: 7 }).hits).toHaveLength(7);

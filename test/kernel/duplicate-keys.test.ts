@@ -21,12 +21,18 @@ describe('duplicateKey', () => {
 });
 
 describe('readers refuse duplicate keys', () => {
-  it('a JSON document: an error at the second key\'s line and column', () => {
-    expect(parseJsonDocument('{\n  "version": 1,\n  "version": 2\n}')).toMatchObject({ ok: false, line: 3, column: 3, reason: expect.stringContaining('duplicate key "version"') });
+  it("a JSON document: an error at the second key's line and column", () => {
+    expect(parseJsonDocument('{\n  "version": 1,\n  "version": 2\n}')).toMatchObject({
+      ok: false,
+      line: 3,
+      column: 3,
+      reason: expect.stringContaining('duplicate key "version"'),
+    });
   });
 
   it('the constraint index whose second "constraints" key would empty the first', () => {
-    const active = '{"id":"x","finding_id":"x","title":"t","checklist_item":"c","status":"active","enforcement_mode":"block","source_artifact":".agents/findings/x.md","review_file":null,"compiled_at":"2026-01-01","applies_to":{"scope":"files","path_globs":["**"]},"detector":{"kind":"regex","pattern":"x"},"evidence":{"positive_refs":["p"],"negative_control_refs":["n"]}}';
+    const active =
+      '{"id":"x","finding_id":"x","title":"t","checklist_item":"c","status":"active","enforcement_mode":"block","source_artifact":".agents/findings/x.md","review_file":null,"compiled_at":"2026-01-01","applies_to":{"scope":"files","path_globs":["**"]},"detector":{"kind":"regex","pattern":"x"},"evidence":{"positive_refs":["p"],"negative_control_refs":["n"]}}';
     const parsed = parseConstraintIndex(`{"version":1,"constraints":[${active}],"constraints":[]}`);
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.diagnostics[0]!.ruleId).toBe('constraint-index/invalid-json');
@@ -40,6 +46,10 @@ describe('readers refuse duplicate keys', () => {
   it('JSON lines (ledgers) and registry lines', () => {
     expect(parseJsonl('{"a":1}\n{"kind":"open","kind":"waive"}\n').map((l) => l.kind)).toEqual(['json', 'invalid']);
     const out = validateRegistryText('.agents/findings/registry.jsonl', '{"id":"a","status":"active","status":"retired"}\n');
-    expect(out.map((d) => [d.line, d.ruleId, d.message.includes('duplicate key "status"')])).toContainEqual([1, 'registry/invalid-json', true]);
+    expect(out.map((d) => [d.line, d.ruleId, d.message.includes('duplicate key "status"')])).toContainEqual([
+      1,
+      'registry/invalid-json',
+      true,
+    ]);
   });
 });

@@ -5,9 +5,7 @@ import { makeRepo } from '../helpers/repo.js';
 
 describe('git plumbing', () => {
   it('parses renames and odd names from --raw -z output', () => {
-    const out = Buffer.from(
-      ':100644 100644 aaaa bbbb R087\0old name.ts\0new\nname.ts\0:000000 100644 0000 cccc A\0ü.txt\0',
-    );
+    const out = Buffer.from(':100644 100644 aaaa bbbb R087\0old name.ts\0new\nname.ts\0:000000 100644 0000 cccc A\0ü.txt\0');
     expect(parseRawDiff(out)).toEqual([
       { status: 'R', srcMode: '100644', dstMode: '100644', srcSha: 'aaaa', dstSha: 'bbbb', path: 'new\nname.ts', oldPath: 'old name.ts' },
       { status: 'A', srcMode: '000000', dstMode: '100644', srcSha: '0000', dstSha: 'cccc', path: 'ü.txt' },
@@ -32,7 +30,11 @@ describe('git plumbing', () => {
     repo.git('add', '.agents/x.txt');
     repo.write('.agents/x.txt', 'worktree');
     const read = async (f: ReturnType<typeof worktreeFiles>) => (await f.read('.agents/x.txt'))?.toString();
-    expect([await read(worktreeFiles(repo.root)), await read(indexFiles(repo.root)), await read(commitFiles(repo.root, sha))]).toEqual(['worktree', 'staged', 'committed']);
+    expect([await read(worktreeFiles(repo.root)), await read(indexFiles(repo.root)), await read(commitFiles(repo.root, sha))]).toEqual([
+      'worktree',
+      'staged',
+      'committed',
+    ]);
     expect(await indexFiles(repo.root).list('.agents')).toEqual(['.agents/x.txt']);
     expect(await indexFiles(repo.root).read('.agents/none')).toBeNull();
   });

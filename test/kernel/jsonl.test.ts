@@ -42,7 +42,12 @@ describe('jsonErrorReason', () => {
 describe('parseJsonDocument', () => {
   it('locates the error line and column from the position V8 reports', async () => {
     const { parseJsonDocument } = await import('../../src/jsonl.js');
-    expect(parseJsonDocument('{\n  "a": 1,\n}')).toEqual({ ok: false, line: 3, column: 1, reason: 'invalid JSON: Expected double-quoted property name' });
+    expect(parseJsonDocument('{\n  "a": 1,\n}')).toEqual({
+      ok: false,
+      line: 3,
+      column: 1,
+      reason: 'invalid JSON: Expected double-quoted property name',
+    });
     expect(parseJsonDocument('\uFEFF{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
     expect(parseJsonDocument('')).toMatchObject({ ok: false, line: 1, column: 0 });
   });

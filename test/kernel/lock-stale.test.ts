@@ -34,7 +34,9 @@ describe('stale locks', () => {
     const mine = processStartTime(process.pid);
     expect(mine).toMatch(/^\d+$/);
     expect(processStartTime(process.pid)).toBe(mine);
-    const child = spawnSync(process.execPath, ['-e', 'console.log(require("fs").readFileSync("/proc/self/stat","utf8"))'], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['-e', 'console.log(require("fs").readFileSync("/proc/self/stat","utf8"))'], {
+      encoding: 'utf8',
+    });
     const fields = child.stdout.slice(child.stdout.lastIndexOf(')') + 2).split(' ');
     expect(fields[19]).toMatch(/^\d+$/);
   });
@@ -51,7 +53,16 @@ describe('stale locks', () => {
 
   it('never takes over a lock held by a live findings process here, however old', async () => {
     const lock = lockFile();
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live', start: processStartTime(process.pid), created: Date.now() - DAY }));
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        token: 'live',
+        start: processStartTime(process.pid),
+        created: Date.now() - DAY,
+      }),
+    );
     const error = await acquireLock(lock, { timeoutMs: 50, staleMs: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ token: 'live' });
@@ -74,7 +85,9 @@ describe('stale locks', () => {
     writeFileSync(lock, JSON.stringify({ pid: 4242, host: 'ci-runner-other', token: 'other', start: '5', created: Date.now() - 60_000 }));
     const error = await acquireLock(lock, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
-    expect((error as Error).message).toContain('process 4242 on host ci-runner-other (taken over once it is older than 600 s, FINDINGS_LOCK_STALE_MS)');
+    expect((error as Error).message).toContain(
+      'process 4242 on host ci-runner-other (taken over once it is older than 600 s, FINDINGS_LOCK_STALE_MS)',
+    );
   });
 
   it('keeps reading old lock files ({pid, host, token}): dead pid at once, live pid after the bound (file mtime)', async () => {

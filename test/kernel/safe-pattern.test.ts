@@ -15,11 +15,40 @@ function prng(seed: number): () => number {
   };
 }
 
-const PIECES = ['a', 'b', '_', '.', '\\', '\\b', '\\d', '\\(', '\\.', '\\x41', '\\cA', '\\1', '*', '+', '?', '|', '^', '$', '(', ')', '[', ']', '{', '}', '{2}', '1', ','];
+const PIECES = [
+  'a',
+  'b',
+  '_',
+  '.',
+  '\\',
+  '\\b',
+  '\\d',
+  '\\(',
+  '\\.',
+  '\\x41',
+  '\\cA',
+  '\\1',
+  '*',
+  '+',
+  '?',
+  '|',
+  '^',
+  '$',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '{2}',
+  '1',
+  ',',
+];
 
 describe('quickSafeVerdict (the safe-regex2 verdict without loading it)', () => {
   it('answers the common constraint patterns itself', () => {
-    for (const p of ['\\bforbidden_call_7\\(', 'console\\.log\\(', 'eval\\s*\\(', 'TODO:? .+', 'a+b*c?']) expect(quickSafeVerdict(p)).toBe(true);
+    for (const p of ['\\bforbidden_call_7\\(', 'console\\.log\\(', 'eval\\s*\\(', 'TODO:? .+', 'a+b*c?'])
+      expect(quickSafeVerdict(p)).toBe(true);
   });
 
   it('leaves groups, classes, braces, stacked quantifiers and > 25 repetitions to safe-regex2', () => {

@@ -18,7 +18,19 @@ describe('findings validate on generated files and settings', () => {
         '.agents/config.json',
         'src/a.ts',
       ].map(classifyPath),
-    ).toEqual(['registry', 'artifact', 'candidates', 'sources', 'constraint-index', 'measurement', 'review-ledger', 'task', 'roles', 'config', null]);
+    ).toEqual([
+      'registry',
+      'artifact',
+      'candidates',
+      'sources',
+      'constraint-index',
+      'measurement',
+      'review-ledger',
+      'task',
+      'roles',
+      'config',
+      null,
+    ]);
   });
 
   it('reports a broken candidates line, a duplicate class, a bad measurement, sources.json and config', async () => {
@@ -30,7 +42,12 @@ describe('findings validate on generated files and settings', () => {
     });
     const r = await runFindings(['validate', '--json'], { cwd: repo.root });
     expect(r.code).toBe(1);
-    const found = (JSON.parse(r.stdout) as { file: string; line: number; ruleId: string; severity: string }[]).map((d) => [d.file, d.line, d.ruleId.split('/')[0], d.severity]);
+    const found = (JSON.parse(r.stdout) as { file: string; line: number; ruleId: string; severity: string }[]).map((d) => [
+      d.file,
+      d.line,
+      d.ruleId.split('/')[0],
+      d.severity,
+    ]);
     expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 1, 'recur', 'error']);
     expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 2, 'recur', 'error']);
     expect(found.some(([f, , , s]) => f === '.agents/constraints/measurements/x.json' && s === 'error')).toBe(true);
@@ -40,13 +57,31 @@ describe('findings validate on generated files and settings', () => {
 
   it('reports a class key that appears twice', async () => {
     const repo = makeRepo();
-    const ref = (task: string) => ({ objective: task, task, finding_id: `${task}-f`, round: 1, origin: 'qa', ledger_file: `.agents/reviews/${task}.jsonl`, ledger_line: 1 });
-    const candidate = JSON.stringify({ class_key: 'k', derived: false, recurrence_count: 2, advisory: true, evidence: [ref('T-1'), ref('T-2')], draft: true, proposed_entry: {} });
+    const ref = (task: string) => ({
+      objective: task,
+      task,
+      finding_id: `${task}-f`,
+      round: 1,
+      origin: 'qa',
+      ledger_file: `.agents/reviews/${task}.jsonl`,
+      ledger_line: 1,
+    });
+    const candidate = JSON.stringify({
+      class_key: 'k',
+      derived: false,
+      recurrence_count: 2,
+      advisory: true,
+      evidence: [ref('T-1'), ref('T-2')],
+      draft: true,
+      proposed_entry: {},
+    });
     const recur = await runFindings(['validate', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
     expect(recur.code).toBe(2);
     repo.write('.agents/findings/candidates.jsonl', `${candidate}\n${candidate}\n`);
     const r = await runFindings(['validate', '--json', '.agents/findings/candidates.jsonl'], { cwd: repo.root });
-    expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'recur/duplicate-class')).toEqual([expect.objectContaining({ line: 2 })]);
+    expect((JSON.parse(r.stdout) as { line: number; ruleId: string }[]).filter((d) => d.ruleId === 'recur/duplicate-class')).toEqual([
+      expect.objectContaining({ line: 2 }),
+    ]);
   });
 });
 

@@ -8,19 +8,44 @@ import type { ConstraintEntry } from '../../src/types.js';
 import { FIXTURES, makeRepo, runFindings } from '../helpers/repo.js';
 import { readFileSync } from 'node:fs';
 
-const INDEX = (parseConstraintIndex(readFileSync(path.join(FIXTURES, 'lifecycle/measure/index.json'), 'utf8')) as { ok: true; index: { constraints: ConstraintEntry[] } }).index;
+const INDEX = (
+  parseConstraintIndex(readFileSync(path.join(FIXTURES, 'lifecycle/measure/index.json'), 'utf8')) as {
+    ok: true;
+    index: { constraints: ConstraintEntry[] };
+  }
+).index;
 const ENTRY = INDEX.constraints[0]!;
 const SHA = 'a'.repeat(40);
 
 function measurement(tp: number, fp: number, unlabelled = 0, over: Partial<Measurement> = {}): Measurement {
   const hits: MeasuredHit[] = [];
   const add = (n: number, label?: 'true_positive' | 'false_positive'): void => {
-    for (let i = 0; i < n; i += 1) hits.push({ id: `aaaaaaaa:src/x.ts:${hits.length + 1}`, commit: SHA, path: 'src/x.ts', line: hits.length + 1, seen: 0, ...(label ? { label } : {}) });
+    for (let i = 0; i < n; i += 1)
+      hits.push({
+        id: `aaaaaaaa:src/x.ts:${hits.length + 1}`,
+        commit: SHA,
+        path: 'src/x.ts',
+        line: hits.length + 1,
+        seen: 0,
+        ...(label ? { label } : {}),
+      });
   };
   add(tp, 'true_positive');
   add(fp, 'false_positive');
   add(unlabelled);
-  return { version: 2, constraint_id: ENTRY.id, measured_at_commit: SHA, range: { since: null, commits: null }, commits: 10, detector: ENTRY.detector, applies_to: ENTRY.applies_to, samples: 50, hits, errors: [], ...over };
+  return {
+    version: 2,
+    constraint_id: ENTRY.id,
+    measured_at_commit: SHA,
+    range: { since: null, commits: null },
+    commits: 10,
+    detector: ENTRY.detector,
+    applies_to: ENTRY.applies_to,
+    samples: 50,
+    hits,
+    errors: [],
+    ...over,
+  };
 }
 
 const refusals = (m: Measurement, entry: ConstraintEntry = ENTRY, scan = { files: 3, violations: [], errors: [] }) =>
@@ -32,16 +57,30 @@ describe('activation conditions', () => {
     expect(refusals(measurement(20, 0))).toEqual([]);
   });
   it('names each failed condition and by how much', () => {
-    expect(refusals(measurement(18, 2))).toEqual(['lifecycle/low-precision: cannot activate f-console: precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)']);
-    expect(refusals(measurement(12, 0, 7))).toEqual(['lifecycle/too-few-labels: cannot activate f-console: 12 labelled hit(s) < 20 required (8 more needed; 7 hit(s) unlabelled)']);
-    expect(refusals(measurement(19, 1), { ...ENTRY, status: 'active', enforcement_mode: 'block' })[0]).toContain('its status is "active"; only shadow constraints can be activated');
-    expect(refusals(measurement(19, 1), { ...ENTRY, detector: { kind: 'regex', pattern: 'console\\.' } })[0]).toContain('lifecycle/stale-measurement');
-    const dirty = refusals(measurement(20, 0), ENTRY, { files: 3, violations: [{ path: 'src/a.ts', line: 4, column: 3, match: 'console.log(' }] as never, errors: [] });
+    expect(refusals(measurement(18, 2))).toEqual([
+      'lifecycle/low-precision: cannot activate f-console: precision 0.90 (95% CI 0.70–0.97) < 0.95 (18 of 20 labelled hits true)',
+    ]);
+    expect(refusals(measurement(12, 0, 7))).toEqual([
+      'lifecycle/too-few-labels: cannot activate f-console: 12 labelled hit(s) < 20 required (8 more needed; 7 hit(s) unlabelled)',
+    ]);
+    expect(refusals(measurement(19, 1), { ...ENTRY, status: 'active', enforcement_mode: 'block' })[0]).toContain(
+      'its status is "active"; only shadow constraints can be activated',
+    );
+    expect(refusals(measurement(19, 1), { ...ENTRY, detector: { kind: 'regex', pattern: 'console\\.' } })[0]).toContain(
+      'lifecycle/stale-measurement',
+    );
+    const dirty = refusals(measurement(20, 0), ENTRY, {
+      files: 3,
+      violations: [{ path: 'src/a.ts', line: 4, column: 3, match: 'console.log(' }] as never,
+      errors: [],
+    });
     expect(dirty).toEqual([
       'lifecycle/current-violations: cannot activate f-console: 1 violation(s) in 1 file(s) of the current tree (HEAD aaaaaaaa) > 0 allowed',
       'lifecycle/current-violations: cannot activate f-console: existing violation at HEAD aaaaaaaa',
     ]);
-    expect(activationRefusals(ENTRY, { kind: 'missing' }, null, DEFAULT_CONFIG, SHA)[0]!.message).toContain('run `findings constraint measure f-console`');
+    expect(activationRefusals(ENTRY, { kind: 'missing' }, null, DEFAULT_CONFIG, SHA)[0]!.message).toContain(
+      'run `findings constraint measure f-console`',
+    );
   });
   it('honours min_labelled_hits and min_precision from the config', () => {
     const config = { ...DEFAULT_CONFIG, minLabelledHits: 5, minPrecision: 0.8 };
@@ -91,15 +130,22 @@ describe('label, activate and retire from the command line', () => {
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     const sha8 = repo.git('rev-parse', 'HEAD').trim().slice(0, 8);
-    const r = await runFindings(['constraint', 'label', 'f-console', `${sha8}:src/a.ts:1`, 'nope:x:1', '--false-positive'], { cwd: repo.root });
+    const r = await runFindings(['constraint', 'label', 'f-console', `${sha8}:src/a.ts:1`, 'nope:x:1', '--false-positive'], {
+      cwd: repo.root,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('no hit "nope:x:1"');
     expect(r.stdout).toContain('1 hit(s) labelled');
-    const viaStdin = await runFindings(['constraint', 'label', 'f-console', '-', '--true-positive'], { cwd: repo.root, stdin: `${sha8}:src/a.ts:1\n` });
+    const viaStdin = await runFindings(['constraint', 'label', 'f-console', '-', '--true-positive'], {
+      cwd: repo.root,
+      stdin: `${sha8}:src/a.ts:1\n`,
+    });
     expect(viaStdin.code).toBe(0);
     expect(viaStdin.stdout).toContain('1 true, 0 false');
     expect((await runFindings(['constraint', 'label', 'f-console', 'x'], { cwd: repo.root })).code).toBe(2);
-    expect((await runFindings(['constraint', 'label', 'f-console', 'x', '--true-positive', '--false-positive'], { cwd: repo.root })).code).toBe(2);
+    expect(
+      (await runFindings(['constraint', 'label', 'f-console', 'x', '--true-positive', '--false-positive'], { cwd: repo.root })).code,
+    ).toBe(2);
     expect((await runFindings(['constraint'], { cwd: repo.root })).code).toBe(2);
     const shadowRetire = await runFindings(['constraint', 'retire', 'f-console'], { cwd: repo.root });
     expect(shadowRetire.code).toBe(1);

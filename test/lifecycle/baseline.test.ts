@@ -3,7 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyBaselines, baselineNames, baselineSourceOf } from '../../hooks/baselines.js';
 import { diagnostic, hasErrors } from '../../src/diagnostics.js';
-import { buildBaseline, lineHash, matchBaseline, parseBaseline, pruneBaseline, serializeBaseline } from '../../src/lifecycle/baseline-file.js';
+import {
+  buildBaseline,
+  lineHash,
+  matchBaseline,
+  parseBaseline,
+  pruneBaseline,
+  serializeBaseline,
+} from '../../src/lifecycle/baseline-file.js';
 import { commit, constraint, head, hookedRepo, indexJson, stageIndex } from '../hooks/setup.js';
 import { FIXTURES, makeRepo, runFindings } from '../helpers/repo.js';
 
@@ -112,9 +119,19 @@ describe('findings constraint baseline and the gate', () => {
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(parsed).toHaveLength(3);
-    expect(parsed[0]).toMatchObject({ file: 'a.js', line: 2, suppressed: true, baselined: true, reason: 'in the baseline .agents/constraints/baselines/x.json' });
-    const sarif = JSON.parse((await runFindings(['check', '--all', '--format', 'sarif'], { cwd: repo.root })).stdout) as { runs: { results: { suppressions?: unknown }[] }[] };
-    expect(sarif.runs[0]!.results[0]!.suppressions).toEqual([{ kind: 'external', justification: 'in the baseline .agents/constraints/baselines/x.json' }]);
+    expect(parsed[0]).toMatchObject({
+      file: 'a.js',
+      line: 2,
+      suppressed: true,
+      baselined: true,
+      reason: 'in the baseline .agents/constraints/baselines/x.json',
+    });
+    const sarif = JSON.parse((await runFindings(['check', '--all', '--format', 'sarif'], { cwd: repo.root })).stdout) as {
+      runs: { results: { suppressions?: unknown }[] }[];
+    };
+    expect(sarif.runs[0]!.results[0]!.suppressions).toEqual([
+      { kind: 'external', justification: 'in the baseline .agents/constraints/baselines/x.json' },
+    ]);
     const stylish = await runFindings(['check', '--all'], { cwd: repo.root });
     expect(stylish.code).toBe(0);
     expect(stylish.stdout).toContain('3 hits not counted (3 in a baseline)');
@@ -193,10 +210,14 @@ describe('activate counts only violations not in the baseline', () => {
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     const sha8 = repo.git('rev-parse', 'HEAD').trim().slice(0, 8);
-    expect((await runFindings(['constraint', 'label', 'f-console', `${sha8}:src/a.ts:1`, '--true-positive'], { cwd: repo.root })).code).toBe(0);
+    expect(
+      (await runFindings(['constraint', 'label', 'f-console', `${sha8}:src/a.ts:1`, '--true-positive'], { cwd: repo.root })).code,
+    ).toBe(0);
     const refused = await runFindings(['constraint', 'activate', 'f-console', '--json'], { cwd: repo.root });
     expect(refused.code).toBe(1);
-    expect((JSON.parse(refused.stdout) as { diagnostics: { ruleId: string }[] }).diagnostics.map((d) => d.ruleId)).toContain('lifecycle/current-violations');
+    expect((JSON.parse(refused.stdout) as { diagnostics: { ruleId: string }[] }).diagnostics.map((d) => d.ruleId)).toContain(
+      'lifecycle/current-violations',
+    );
 
     expect((await runFindings(['constraint', 'baseline', 'f-console'], { cwd: repo.root })).code).toBe(0);
     const ok = await runFindings(['constraint', 'activate', 'f-console'], { cwd: repo.root });
@@ -214,7 +235,9 @@ describe('activate counts only violations not in the baseline', () => {
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     const r = await runFindings(['constraint', 'activate', 'f-console'], { cwd: repo.root });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/1 violation\(s\) in 1 file\(s\) of the current tree \(HEAD [0-9a-f]{8}\) not in its baseline \(1 baselined\) > 0 allowed/);
+    expect(r.stdout).toMatch(
+      /1 violation\(s\) in 1 file\(s\) of the current tree \(HEAD [0-9a-f]{8}\) not in its baseline \(1 baselined\) > 0 allowed/,
+    );
     expect(r.stdout).toContain('src/b.ts:1:1');
   });
 });
@@ -244,7 +267,9 @@ describe('findings explain shows the baseline', () => {
     const repo = await baselinedRepo();
     const r = await runFindings(['explain', 'x'], { cwd: repo.root });
     expect(r.stdout).toContain('baseline: 3 violation(s) in 2 file(s)  .agents/constraints/baselines/x.json');
-    const json = JSON.parse((await runFindings(['explain', 'x', '--json'], { cwd: repo.root })).stdout) as { constraint: { baseline: unknown } };
+    const json = JSON.parse((await runFindings(['explain', 'x', '--json'], { cwd: repo.root })).stdout) as {
+      constraint: { baseline: unknown };
+    };
     expect(json.constraint.baseline).toEqual({ file: '.agents/constraints/baselines/x.json', violations: 3, files: 2 });
   });
 });

@@ -23,7 +23,8 @@ interface MeasurementFile {
 
 const FILES = constraint('files', { status: 'shadow', globs: ['src/**/*.js'] });
 const ADDED = constraint('added', { status: 'shadow', globs: ['src/**/*.js'], scope: 'added-lines' });
-const read = (repo: { read(p: string): string }, id: string): MeasurementFile => JSON.parse(repo.read(`.agents/constraints/measurements/${id}.json`)) as MeasurementFile;
+const read = (repo: { read(p: string): string }, id: string): MeasurementFile =>
+  JSON.parse(repo.read(`.agents/constraints/measurements/${id}.json`)) as MeasurementFile;
 
 describe('distinct hits', () => {
   it('one violation surviving 20 commits is one hit; 20 violations introduced once each are 20 hits (files and added-lines alike)', async () => {
@@ -40,7 +41,9 @@ describe('distinct hits', () => {
       expect(keep).toEqual([{ id: `${shas[0]!.slice(0, 8)}:src/keep.js:2`, commit: shas[0], path: 'src/keep.js', line: 2, seen: 20 }]);
       const fresh = m.hits.filter((h) => h.path === 'src/new.js').sort((a, b) => a.line - b.line);
       expect(fresh).toHaveLength(20);
-      fresh.forEach((h, k) => expect({ commit: h.commit, line: h.line, seen: h.seen }).toEqual({ commit: shas[21 + k], line: k + 1, seen: 19 - k }));
+      fresh.forEach((h, k) =>
+        expect({ commit: h.commit, line: h.line, seen: h.seen }).toEqual({ commit: shas[21 + k], line: k + 1, seen: 19 - k }),
+      );
     }
     expect(r.stdout).toContain('files: 41 samples, 21 distinct hits');
   });
@@ -67,8 +70,17 @@ describe('distinct hits', () => {
 
   it('a must_contain violation (the file lacks the pattern) is one hit while it lasts', async () => {
     const repo = makeRepo();
-    const shas = writeCommits(repo, [{ 'src/a.js': 'one\n' }, { 'src/a.js': 'two\n' }, { 'src/a.js': 'use strict\n' }, { 'src/a.js': 'three\n' }]);
-    const c = constraint('must', { status: 'shadow', globs: ['src/**/*.js'], detector: { kind: 'content_pattern', pattern: 'use strict', mode: 'must_contain' } as never });
+    const shas = writeCommits(repo, [
+      { 'src/a.js': 'one\n' },
+      { 'src/a.js': 'two\n' },
+      { 'src/a.js': 'use strict\n' },
+      { 'src/a.js': 'three\n' },
+    ]);
+    const c = constraint('must', {
+      status: 'shadow',
+      globs: ['src/**/*.js'],
+      detector: { kind: 'content_pattern', pattern: 'use strict', mode: 'must_contain' } as never,
+    });
     repo.write('.agents/constraints/index.json', indexJson(c));
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     expect(read(repo, 'must').hits.map((h) => [shas.indexOf(h.commit) + 1, h.line, h.seen])).toEqual([
@@ -82,7 +94,13 @@ describe('distinct hits', () => {
     const shas = survivalHistory(repo);
     repo.write('.agents/constraints/index.json', indexJson(FILES));
     // version 1 had one hit per commit that changed the file: label the sighting at commit 10 and new.js:3 at commit 30
-    const v1hit = (c: number, path: string, line: number, label?: string) => ({ id: `${shas[c - 1]!.slice(0, 8)}:${path}:${line}`, commit: shas[c - 1], path, line, ...(label ? { label } : {}) });
+    const v1hit = (c: number, path: string, line: number, label?: string) => ({
+      id: `${shas[c - 1]!.slice(0, 8)}:${path}:${line}`,
+      commit: shas[c - 1],
+      path,
+      line,
+      ...(label ? { label } : {}),
+    });
     const v1 = {
       version: 1,
       constraint_id: 'files',
@@ -92,7 +110,9 @@ describe('distinct hits', () => {
       detector: FILES.detector,
       applies_to: FILES.applies_to,
       samples: 41,
-      hits: [v1hit(1, 'src/keep.js', 2), v1hit(10, 'src/keep.js', 11, 'true_positive'), v1hit(30, 'src/new.js', 3, 'false_positive')].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      hits: [v1hit(1, 'src/keep.js', 2), v1hit(10, 'src/keep.js', 11, 'true_positive'), v1hit(30, 'src/new.js', 3, 'false_positive')].sort(
+        (a, b) => (a.id < b.id ? -1 : 1),
+      ),
       errors: [],
     };
     repo.write('.agents/constraints/measurements/files.json', `${JSON.stringify(v1, null, 2)}\n`);

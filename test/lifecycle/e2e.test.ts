@@ -24,7 +24,13 @@ describe('recurrence to an active constraint and back', () => {
   it('runs the whole lifecycle', async () => {
     const repo = makeRepo();
     const history = generateHistory(repo, { commits: 500 });
-    const shaByMark = new Map(repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n').map((s, i) => [i + 1, s] as [number, string]));
+    const shaByMark = new Map(
+      repo
+        .git('rev-list', '--reverse', 'HEAD')
+        .trim()
+        .split('\n')
+        .map((s, i) => [i + 1, s] as [number, string]),
+    );
 
     // 1. the same defect on two tasks of different objectives → one candidate; promote; compile
     await ok(repo, ['review', 'task', 'T-1', '--criterion', 'works', '--objective', 'login']);
@@ -40,7 +46,9 @@ describe('recurrence to an active constraint and back', () => {
     await ok(repo, ['compile']);
     const cid = entry.id;
     const index = (): { status: string; enforcement_mode: string; evidence: Record<string, unknown> } =>
-      (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string }[] }).constraints.find((c) => c.id === cid) as never;
+      (JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { id: string }[] }).constraints.find(
+        (c) => c.id === cid,
+      ) as never;
     expect(index()).toMatchObject({ status: 'shadow', enforcement_mode: 'warn' });
     repo.commitAll('findings');
 
@@ -51,7 +59,10 @@ describe('recurrence to an active constraint and back', () => {
     shaByMark.set(501, repo.git('rev-parse', 'HEAD').trim());
     const full = [...history, { mark: 501, changed: [] }];
     const expected = grepCounts(repo, shaByMark, full, 'console\\.log\\(');
-    expect({ samples: m.samples, hits: m.hits.length }).toEqual({ samples: expected.samples, hits: grepDistinct(repo, shaByMark, full, 'console\\.log\\(') });
+    expect({ samples: m.samples, hits: m.hits.length }).toEqual({
+      samples: expected.samples,
+      hits: grepDistinct(repo, shaByMark, full, 'console\\.log\\('),
+    });
 
     // 3. 18 of 20 true: refused, naming each failed condition and by how much
     const ids = m.hits.map((h) => h.id);

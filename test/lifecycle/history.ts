@@ -13,7 +13,6 @@ export interface GeneratedCommit {
   readonly changed: readonly string[];
 }
 
-
 export interface HistoryOptions {
   readonly commits: number;
   readonly seed?: number;
@@ -90,7 +89,12 @@ export function generateHistory(repo: TestRepo, options: HistoryOptions): Genera
 }
 
 /** Independent count: `git grep -I -c -P` at every commit, restricted to the files it changed. */
-export function grepCounts(repo: TestRepo, shaByMark: ReadonlyMap<number, string>, history: readonly GeneratedCommit[], pattern: string): { samples: number; hits: number } {
+export function grepCounts(
+  repo: TestRepo,
+  shaByMark: ReadonlyMap<number, string>,
+  history: readonly GeneratedCommit[],
+  pattern: string,
+): { samples: number; hits: number } {
   const counts = new Map<string, number>();
   const shas = [...shaByMark.values()];
   for (let i = 0; i < shas.length; i += 100) {
@@ -113,13 +117,17 @@ export function grepCounts(repo: TestRepo, shaByMark: ReadonlyMap<number, string
   return { samples, hits };
 }
 
-
 /**
  * Independent count of distinct hits with `git grep -I -h -P` at every commit (the history is
  * linear, so commit N's first parent is commit N-1): per changed file, the matching lines whose
  * content occurs more often than in the parent's version of the same path.
  */
-export function grepDistinct(repo: TestRepo, shaByMark: ReadonlyMap<number, string>, history: readonly GeneratedCommit[], pattern: string): number {
+export function grepDistinct(
+  repo: TestRepo,
+  shaByMark: ReadonlyMap<number, string>,
+  history: readonly GeneratedCommit[],
+  pattern: string,
+): number {
   const lines = new Map<string, Map<string, number>>();
   const shas = [...shaByMark.values()];
   for (let i = 0; i < shas.length; i += 100) {
@@ -157,7 +165,8 @@ export function writeCommits(repo: TestRepo, commits: readonly Readonly<Record<s
     const msg = `commit ${c}\n`;
     chunks.push(`data ${Buffer.byteLength(msg)}\n${msg}\n`);
     if (c > 1) chunks.push(`from :${c - 1}\n`);
-    for (const [p, content] of Object.entries(files)) chunks.push(`M 100644 inline "${p}"\ndata ${Buffer.byteLength(content)}\n${content}\n`);
+    for (const [p, content] of Object.entries(files))
+      chunks.push(`M 100644 inline "${p}"\ndata ${Buffer.byteLength(content)}\n${content}\n`);
   });
   chunks.push('done\n');
   execFileSync('git', ['fast-import', '--quiet', '--done'], { cwd: repo.root, input: chunks.join('') });
@@ -197,7 +206,10 @@ export function bulkyHistory(repo: TestRepo, commits: number, fileBytes: number)
     let size = 0;
     while (size < fileBytes) {
       const r = rand();
-      const line = r < 0.0005 ? `  console.log("v${c}", ${Math.floor(r * 1e9)});` : `  const v${Math.floor(rand() * 1e9)} = ${Math.floor(rand() * 1e9)} + ${c};`;
+      const line =
+        r < 0.0005
+          ? `  console.log("v${c}", ${Math.floor(r * 1e9)});`
+          : `  const v${Math.floor(rand() * 1e9)} = ${Math.floor(rand() * 1e9)} + ${c};`;
       lines.push(line);
       size += line.length + 1;
     }
@@ -206,6 +218,10 @@ export function bulkyHistory(repo: TestRepo, commits: number, fileBytes: number)
   }
   push('done\n');
   // No deltas and no compression: fresh random text gains little from either, and they cost most of the time.
-  execFileSync('git', ['-c', 'core.compression=0', 'fast-import', '--quiet', '--done', '--big-file-threshold=1k'], { cwd: repo.root, input: Buffer.concat(chunks), maxBuffer: 1 << 30 });
+  execFileSync('git', ['-c', 'core.compression=0', 'fast-import', '--quiet', '--done', '--big-file-threshold=1k'], {
+    cwd: repo.root,
+    input: Buffer.concat(chunks),
+    maxBuffer: 1 << 30,
+  });
   execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
 }

@@ -25,7 +25,9 @@ const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', SOCKET, 
 function noTerminal(): string | null {
   const v = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
   if (v.error || v.status !== 0) return 'tmux is not installed (apt-get install -y tmux)';
-  const probe = spawnSync('tmux', ['-L', `${SOCKET}-probe`, '-f', '/dev/null', 'new-session', '-d', '-s', 'probe', 'sleep 1'], { encoding: 'utf8' });
+  const probe = spawnSync('tmux', ['-L', `${SOCKET}-probe`, '-f', '/dev/null', 'new-session', '-d', '-s', 'probe', 'sleep 1'], {
+    encoding: 'utf8',
+  });
   spawnSync('tmux', ['-L', `${SOCKET}-probe`, 'kill-server']);
   return probe.status === 0 ? null : `tmux cannot open a pseudo-terminal: ${probe.stderr.trim()}`;
 }
@@ -42,7 +44,9 @@ const hitsOf = (repo: TestRepo): Hit[] => (JSON.parse(repo.read('.agents/constra
 
 /** Starts the bin in a new tmux session; the shell prints EXIT=<code> when it ends. */
 function start(session: string, repo: TestRepo, args: string[]): void {
-  const quoted = [process.execPath, BIN, 'constraint', 'label', 'eval', '--interactive', '--root', repo.root, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const quoted = [process.execPath, BIN, 'constraint', 'label', 'eval', '--interactive', '--root', repo.root, ...args]
+    .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+    .join(' ');
   tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', `${quoted}; echo "EXIT=$?"; sleep 600`);
 }
 
@@ -85,7 +89,8 @@ describe.skipIf(reason !== null)('constraint label --interactive in a terminal',
     // the hit's line with up to 3 lines of context above it, read from git at that commit
     const expectedLine = first.path === 'src/keep.js' ? 'eval(a);' : `eval(${first.line});`;
     expect(s).toMatch(new RegExp(`> ${first.line} \\| ${expectedLine.replace(/[()]/g, '\\$&')}`));
-    if (first.path === 'src/new.js') for (let n = Math.max(1, first.line - 3); n < first.line; n += 1) expect(s).toContain(`${n} | eval(${n});`);
+    if (first.path === 'src/new.js')
+      for (let n = Math.max(1, first.line - 3); n < first.line; n += 1) expect(s).toContain(`${n} | eval(${n});`);
     expect(screen('a', true)).toContain('\x1b[7meval(');
 
     press('a', 't');
@@ -110,13 +115,19 @@ describe.skipIf(reason !== null)('constraint label --interactive in a terminal',
     press('a', 'q');
     s = await waitFor('a', 'EXIT=0');
     expect(s).toContain('eval: 41 samples, 21 distinct hits, 2 labelled (2 true, 0 false)');
-    expect(hitsOf(repo).filter((h) => h.label !== undefined).map((h) => h.id)).toEqual([hits[0]!.id, hits[2]!.id]);
+    expect(
+      hitsOf(repo)
+        .filter((h) => h.label !== undefined)
+        .map((h) => h.id),
+    ).toEqual([hits[0]!.id, hits[2]!.id]);
   });
 
   it('loses nothing when the process is killed, and labels only the sample with --sample', async () => {
     const repo = await measured();
     start('b', repo, ['--sample', '--size', '3', '--seed', '1']);
-    const sample = await runFindings(['constraint', 'sample', 'eval', '--size', '3', '--seed', '1', '--format', 'json'], { cwd: repo.root });
+    const sample = await runFindings(['constraint', 'sample', 'eval', '--size', '3', '--seed', '1', '--format', 'json'], {
+      cwd: repo.root,
+    });
     const ids = (JSON.parse(sample.stdout) as { hits: { id: string }[] }).hits.map((h) => h.id);
     await waitFor('b', `hit 1 of 3: ${ids[0]}`);
     press('b', 't');
@@ -124,7 +135,11 @@ describe.skipIf(reason !== null)('constraint label --interactive in a terminal',
     press('b', 'f');
     await waitFor('b', `hit 3 of 3: ${ids[2]}`);
     tmux('kill-session', '-t', 'b');
-    const labels = Object.fromEntries(hitsOf(repo).filter((h) => h.label !== undefined).map((h) => [h.id, h.label]));
+    const labels = Object.fromEntries(
+      hitsOf(repo)
+        .filter((h) => h.label !== undefined)
+        .map((h) => [h.id, h.label]),
+    );
     expect(labels).toEqual({ [ids[0]!]: 'true_positive', [ids[1]!]: 'false_positive' });
   });
 });

@@ -6,7 +6,13 @@ import { makeRepo, runFindings } from '../helpers/repo.js';
 describe('constraint label on an active constraint', () => {
   it('warns when the labels now give a precision below the activation bar', async () => {
     const c = constraint('x', { status: 'active', globs: ['src/**/*.ts'] });
-    const hit = (n: number) => ({ id: `aaaaaaaa:src/a.ts:${n}`, commit: 'a'.repeat(40), path: 'src/a.ts', line: n, label: 'true_positive' });
+    const hit = (n: number) => ({
+      id: `aaaaaaaa:src/a.ts:${n}`,
+      commit: 'a'.repeat(40),
+      path: 'src/a.ts',
+      line: n,
+      label: 'true_positive',
+    });
     const measurement = {
       version: 1,
       constraint_id: 'x',
@@ -41,6 +47,8 @@ describe('constraint measure output', () => {
     const r = await runFindings(['constraint', 'measure'], { cwd: repo.root });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`1 hit(s) to label, e.g.: ${sha.slice(0, 8)}:src/a.js:1`);
-    expect(r.stdout).toContain('label them: findings constraint label y --interactive [--sample]  (or: findings constraint sample y > labels.txt; edit; findings constraint label y --from labels.txt)');
+    expect(r.stdout).toContain(
+      'label them: findings constraint label y --interactive [--sample]  (or: findings constraint sample y > labels.txt; edit; findings constraint label y --from labels.txt)',
+    );
   });
 });

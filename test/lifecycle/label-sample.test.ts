@@ -49,10 +49,19 @@ describe('constraint label --from', () => {
   it('reads standard input with "-"; a line that is not a label applies nothing (exit 2); the id form stays', async () => {
     const repo = await measured();
     const ids = hitsOf(repo).map((h) => h.id);
-    const ok = await runFindings(['constraint', 'label', 'eval', '--from', '-'], { cwd: repo.root, stdin: ids.slice(0, 3).map((id) => `${id} true_positive`).join('\n') });
+    const ok = await runFindings(['constraint', 'label', 'eval', '--from', '-'], {
+      cwd: repo.root,
+      stdin: ids
+        .slice(0, 3)
+        .map((id) => `${id} true_positive`)
+        .join('\n'),
+    });
     expect(ok.code, ok.stdout).toBe(0);
     expect(hitsOf(repo).filter((h) => h.label === 'true_positive')).toHaveLength(3);
-    const bad = await runFindings(['constraint', 'label', 'eval', '--from', '-'], { cwd: repo.root, stdin: `${ids[5]} fp\n${ids[6]} maybe\n` });
+    const bad = await runFindings(['constraint', 'label', 'eval', '--from', '-'], {
+      cwd: repo.root,
+      stdin: `${ids[5]} fp\n${ids[6]} maybe\n`,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toContain('<stdin>:2');
     expect(bad.stdout).toContain('"maybe" after');
@@ -81,10 +90,14 @@ describe('constraint sample', () => {
     const entries = first.stdout.split('\n').filter((l) => l.endsWith(' ?'));
     expect(entries).toHaveLength(20);
     // each entry is preceded by the hit's text read from git at its commit
-    expect(first.stdout).toMatch(/# src\/keep\.js:2 @ [0-9a-f]{12} \(still there 20 commit\(s\) later\): eval\(a\);\n[0-9a-f]{8}:src\/keep\.js:2 \?/);
+    expect(first.stdout).toMatch(
+      /# src\/keep\.js:2 @ [0-9a-f]{12} \(still there 20 commit\(s\) later\): eval\(a\);\n[0-9a-f]{8}:src\/keep\.js:2 \?/,
+    );
     const other = await runFindings(['constraint', 'sample', 'eval', '--seed', '7', '--size', '5'], { cwd: repo.root });
     expect(other.stdout.split('\n').filter((l) => l.endsWith(' ?'))).toHaveLength(5);
-    expect((await runFindings(['constraint', 'sample', 'eval', '--seed', '7', '--size', '5'], { cwd: repo.root })).stdout).toBe(other.stdout);
+    expect((await runFindings(['constraint', 'sample', 'eval', '--seed', '7', '--size', '5'], { cwd: repo.root })).stdout).toBe(
+      other.stdout,
+    );
 
     // fill in the sample and label from it
     const filled = first.stdout.replace(/ \?$/gm, ' tp');
@@ -104,7 +117,10 @@ describe('constraint sample', () => {
     repo.write('.agents/constraints/index.json', indexJson(C));
     expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
     const s = await runFindings(['constraint', 'sample', 'eval'], { cwd: repo.root });
-    const l = await runFindings(['constraint', 'label', 'eval', '--from', '-'], { cwd: repo.root, stdin: s.stdout.replace(/ \?$/gm, ' fp looks fine') });
+    const l = await runFindings(['constraint', 'label', 'eval', '--from', '-'], {
+      cwd: repo.root,
+      stdin: s.stdout.replace(/ \?$/gm, ' fp looks fine'),
+    });
     expect(l.code, l.stdout).toBe(0);
     expect(hitsOf(repo)[0]).toMatchObject({ path: 'src/a b.js', label: 'false_positive', note: 'looks fine' });
   });

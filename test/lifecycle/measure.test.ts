@@ -109,7 +109,12 @@ describe('findings constraint measure over a generated 500-commit history', () =
 
   it('reports done/total, rate and ETA once the walk runs longer than the threshold', async () => {
     const lines: string[] = [];
-    const r = await measureConstraints(repo.root, { ids: ['f-console'], range: { commits: 200 }, onProgress: (l) => lines.push(l), progressAfterMs: 0 });
+    const r = await measureConstraints(repo.root, {
+      ids: ['f-console'],
+      range: { commits: 200 },
+      onProgress: (l) => lines.push(l),
+      progressAfterMs: 0,
+    });
     expect(r.commits).toBe(200);
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.at(-1)).toMatch(/^measuring: 200\/200 commits, \d+ commits\/s, ETA 0s$/);
@@ -134,12 +139,18 @@ describe('re-measuring with a narrower range keeps the labels (a labelled hit is
   let shas: string[];
   let full: MeasurementFile;
   let labelled: string;
-  const measure = async (...args: string[]): Promise<{ code: number; diagnostics: { ruleId: string; message: string }[]; labelled: number }> => {
+  const measure = async (
+    ...args: string[]
+  ): Promise<{ code: number; diagnostics: { ruleId: string; message: string }[]; labelled: number }> => {
     const r = await runFindings(['constraint', 'measure', 'f-console', ...args, '--json'], { cwd: repo.root });
-    const out = JSON.parse(r.stdout) as { diagnostics: { ruleId: string; message: string }[]; measured: { summary: { labelled: number } }[] };
+    const out = JSON.parse(r.stdout) as {
+      diagnostics: { ruleId: string; message: string }[];
+      measured: { summary: { labelled: number } }[];
+    };
     return { code: r.code, diagnostics: out.diagnostics, labelled: out.measured[0]!.summary.labelled };
   };
-  const labels = (m: MeasurementFile): [string, string | undefined][] => m.hits.filter((h) => h.label !== undefined).map((h) => [h.id, h.label]);
+  const labels = (m: MeasurementFile): [string, string | undefined][] =>
+    m.hits.filter((h) => h.label !== undefined).map((h) => [h.id, h.label]);
 
   beforeAll(async () => {
     repo = makeRepo();
@@ -150,10 +161,18 @@ describe('re-measuring with a narrower range keeps the labels (a labelled hit is
     full = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
     // 20 labelled hits: 10 in the oldest 40 commits (outside --commits 20), 10 in the newest 20
     const newest = new Set(shas.slice(-20));
-    const old = full.hits.filter((h) => !newest.has(h.commit)).slice(0, 10).map((h) => h.id);
-    const recent = full.hits.filter((h) => newest.has(h.commit)).slice(0, 10).map((h) => h.id);
+    const old = full.hits
+      .filter((h) => !newest.has(h.commit))
+      .slice(0, 10)
+      .map((h) => h.id);
+    const recent = full.hits
+      .filter((h) => newest.has(h.commit))
+      .slice(0, 10)
+      .map((h) => h.id);
     expect([old.length, recent.length]).toEqual([10, 10]);
-    const tp = await runFindings(['constraint', 'label', 'f-console', ...old, ...recent.slice(0, 9), '--true-positive'], { cwd: repo.root });
+    const tp = await runFindings(['constraint', 'label', 'f-console', ...old, ...recent.slice(0, 9), '--true-positive'], {
+      cwd: repo.root,
+    });
     expect(tp.code, tp.stdout).toBe(0);
     const fp = await runFindings(['constraint', 'label', 'f-console', recent[9]!, '--false-positive'], { cwd: repo.root });
     expect(fp.code, fp.stdout).toBe(0);
@@ -184,13 +203,20 @@ describe('re-measuring with a narrower range keeps the labels (a labelled hit is
   });
 
   it('drops the labels outside the range, with a warning, once the detector changed', async () => {
-    const index = JSON.parse(repo.read('.agents/constraints/index.json')) as { constraints: { finding_id: string; detector: { pattern: string } }[] };
+    const index = JSON.parse(repo.read('.agents/constraints/index.json')) as {
+      constraints: { finding_id: string; detector: { pattern: string } }[];
+    };
     index.constraints.find((c) => c.finding_id === 'f-console')!.detector.pattern = 'console\\.log\\(\\s*';
     repo.write('.agents/constraints/index.json', `${JSON.stringify(index, null, 2)}\n`);
     const narrow = await measure('--commits', '20');
     expect(narrow.code).toBe(0);
     expect(narrow.labelled).toBe(10);
-    expect(narrow.diagnostics).toEqual([expect.objectContaining({ ruleId: 'lifecycle/labels-dropped', message: expect.stringContaining('10 labelled hit(s) of the previous measurement were not found again with the changed detector') })]);
+    expect(narrow.diagnostics).toEqual([
+      expect.objectContaining({
+        ruleId: 'lifecycle/labels-dropped',
+        message: expect.stringContaining('10 labelled hit(s) of the previous measurement were not found again with the changed detector'),
+      }),
+    ]);
     const m = JSON.parse(repo.read(MEASUREMENT)) as MeasurementFile;
     const newest = new Set(shas.slice(-20));
     expect(m.hits.every((h) => newest.has(h.commit))).toBe(true);
@@ -230,7 +256,9 @@ describe('history listing', () => {
     repo.git('mv', 'd/b c.txt', 'e.txt');
     repo.commitAll('second');
     repo.git('commit', '-q', '--allow-empty', '-m', 'empty');
-    const out = execFileSync('git', ['log', '--format=%x01%H %P', '--raw', '-z', '--no-abbrev', '--no-renames', '--root'], { cwd: repo.root });
+    const out = execFileSync('git', ['log', '--format=%x01%H %P', '--raw', '-z', '--no-abbrev', '--no-renames', '--root'], {
+      cwd: repo.root,
+    });
     const whole = parseLogRaw(out);
     expect(whole).toHaveLength(3);
     for (const size of [1, 7, 64]) {

@@ -18,7 +18,11 @@ const COMMITS = 1500;
 const FILE_BYTES = 16_000;
 
 function peakKb(root: string, args: string[]): number {
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=1', '--max-old-space-size=64', PEAK, BIN, 'constraint', 'measure', 'f-console', ...args], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['--max-semi-space-size=1', '--max-old-space-size=64', PEAK, BIN, 'constraint', 'measure', 'f-console', ...args],
+    { cwd: root, encoding: 'utf8' },
+  );
   expect(r.status, r.stderr).toBe(0);
   return Number(/PEAK_RSS_KB=(\d+)/.exec(r.stderr)![1]);
 }

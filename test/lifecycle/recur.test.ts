@@ -49,7 +49,13 @@ describe('defect classes', () => {
   it('drafts a valid registry line', () => {
     const e = draftEntry('src/api|x', [finding({ fix: 'check the lookup result' }), finding({ task: 'T-2', severity: 'blocker' })]);
     expect(validate('finding-registry', e)).toEqual([]);
-    expect(e).toMatchObject({ severity: 'critical', applicable_when: ['validation-gap'], applicable_languages: ['typescript'], confidence: 'low', date: '2026-02-01' });
+    expect(e).toMatchObject({
+      severity: 'critical',
+      applicable_when: ['validation-gap'],
+      applicable_languages: ['typescript'],
+      confidence: 'low',
+      date: '2026-02-01',
+    });
     expect(e.checklist_item).toContain('check the lookup result');
   });
 });
@@ -73,7 +79,13 @@ describe('candidates', () => {
     const cands = buildCandidates(list, objectiveOf);
     expect(cands).toHaveLength(1);
     const c = cands[0]!;
-    expect(c).toMatchObject({ class_key: 'src/api|returns-404-for-a-missing-user', derived: true, recurrence_count: 3, advisory: true, draft: true });
+    expect(c).toMatchObject({
+      class_key: 'src/api|returns-404-for-a-missing-user',
+      derived: true,
+      recurrence_count: 3,
+      advisory: true,
+      draft: true,
+    });
     expect(c.evidence.map((e) => [e.objective, e.task, e.finding_id.slice(0, 1), e.round])).toEqual([
       ['T-3', 'T-3', 'f', 1],
       ['obj-a', 'T-1', 'a', 1],
@@ -91,7 +103,10 @@ describe('findings recur in a real repository', () => {
     expect(r.code, r.stderr).toBe(0);
   }
   async function task(repo: TestRepo, id: string, objective?: string): Promise<void> {
-    const r = await runFindings(['review', 'task', id, '--criterion', 'works', ...(objective ? ['--objective', objective] : [])], { cwd: repo.root, env: ENV });
+    const r = await runFindings(['review', 'task', id, '--criterion', 'works', ...(objective ? ['--objective', objective] : [])], {
+      cwd: repo.root,
+      env: ENV,
+    });
     expect(r.code, r.stderr).toBe(0);
   }
 
@@ -117,7 +132,9 @@ describe('findings recur in a real repository', () => {
     expect(lines).toHaveLength(1);
     const cand = JSON.parse(lines[0]!);
     expect(cand).toMatchObject({ class_key: 'src/api|429-on-the-101st-request', derived: true, recurrence_count: 2, advisory: true });
-    expect(cand.evidence.map((e: { objective: string; round: number; ledger_file: string }) => [e.objective, e.round, e.ledger_file])).toEqual([
+    expect(
+      cand.evidence.map((e: { objective: string; round: number; ledger_file: string }) => [e.objective, e.round, e.ledger_file]),
+    ).toEqual([
       ['billing', 1, '.agents/reviews/T-2.jsonl'],
       ['rate-limiting', 1, '.agents/reviews/T-1.jsonl'],
     ]);

@@ -35,7 +35,9 @@ describe('findings validate: an appended update is a warning naming both lines',
   it('an older line of a finding retired by appending no longer holds its dedup_key', () => {
     const [f1, , f1Retired] = RETIRE.trimEnd().split('\n');
     const other = f1!.replace('"id":"f-1"', '"id":"f-9"');
-    expect(validateRegistryText(REGISTRY, [f1, f1Retired, other, ''].join('\n')).map((d) => [d.line, d.ruleId])).toEqual([[2, 'registry/appended-update']]);
+    expect(validateRegistryText(REGISTRY, [f1, f1Retired, other, ''].join('\n')).map((d) => [d.line, d.ruleId])).toEqual([
+      [2, 'registry/appended-update'],
+    ]);
   });
 
   it('the same id with another dedup_key is still an error (two findings under one id)', () => {
@@ -59,7 +61,10 @@ describe('the later line wins', () => {
   it('rank: a finding retired by an appended line is not ranked; an appended severity is the one ranked', async () => {
     expect(rankEntries(parseRegistry(RETIRE).entries.map((l) => l.entry)).map((r) => r.entry.id)).toEqual(['f-2']);
     const ranked = rankEntries(parseRegistry(SEVERITY).entries.map((l) => l.entry));
-    expect(ranked.map((r) => [r.entry.id, r.entry.severity])).toEqual([['f-1', 'critical'], ['f-2', 'significant']]);
+    expect(ranked.map((r) => [r.entry.id, r.entry.severity])).toEqual([
+      ['f-1', 'critical'],
+      ['f-2', 'significant'],
+    ]);
     const repo = makeRepo({ [REGISTRY]: RETIRE });
     const r = await runFindings(['rank', '--root', repo.root, '--json'], { cwd: repo.root });
     expect((JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id)).toEqual(['f-2']);
@@ -67,7 +72,10 @@ describe('the later line wins', () => {
 
   it('compile: canonicalEntries takes the appended line', () => {
     const { entries } = canonicalEntries(parseRegistry(RETIRE).entries);
-    expect(entries.map((l) => [l.entry.id, l.line, l.entry.status])).toEqual([['f-1', 3, 'retired'], ['f-2', 2, 'active']]);
+    expect(entries.map((l) => [l.entry.id, l.line, l.entry.status])).toEqual([
+      ['f-1', 3, 'retired'],
+      ['f-2', 2, 'active'],
+    ]);
   });
 
   it('compile: a finding retired by an appended line is not promoted; one promoted before is retired, its rules removed', async () => {
@@ -93,7 +101,16 @@ describe('the later line wins', () => {
     const src: ExplainSources = {
       index: null,
       registry,
-      candidates: [{ line: 1, class_key: 'pattern-f-1', derived: false, recurrence_count: 2, evidence: [], proposed_entry: { id: 'f-1', dedup_key: 'test-gap|pattern-f-1|test-gap' } }],
+      candidates: [
+        {
+          line: 1,
+          class_key: 'pattern-f-1',
+          derived: false,
+          recurrence_count: 2,
+          evidence: [],
+          proposed_entry: { id: 'f-1', dedup_key: 'test-gap|pattern-f-1|test-gap' },
+        },
+      ],
       reviews: [],
       objectives: new Map(),
       sources: null,

@@ -11,7 +11,13 @@ describe('findings add', () => {
     const repo = makeRepo();
     const r = await runFindings(['add', '--root', repo.root, '--file', MINIMAL], { cwd: repo.root });
     expect([r.code, r.stdout]).toEqual([0, 'findings add: appended f-2026-05-01-001\n']);
-    expect(JSON.parse(repo.read(REGISTRY))).toMatchObject({ version: 1, hit_count: 0, last_cited: null, superseded_by: null, dedup_key: 'test-gap|new-parsers-ship-without-a-malformedinput-test|test-gap' });
+    expect(JSON.parse(repo.read(REGISTRY))).toMatchObject({
+      version: 1,
+      hit_count: 0,
+      last_cited: null,
+      superseded_by: null,
+      dedup_key: 'test-gap|new-parsers-ship-without-a-malformedinput-test|test-gap',
+    });
     const again = await runFindings(['add', '--root', repo.root, '--file', MINIMAL], { cwd: repo.root });
     expect(again.stdout).toBe('findings add: unchanged f-2026-05-01-001\n');
   });
@@ -19,18 +25,27 @@ describe('findings add', () => {
     const repo = makeRepo();
     const stdin = JSON.stringify([entry({ id: 'f-1' }), entry({ id: 'f-2', pattern: 'Other' })]);
     expect((await runFindings(['add', '-', '--root', repo.root], { cwd: repo.root, stdin })).code).toBe(0);
-    expect((await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'f-3', pattern: 'Third' })) })).code).toBe(0);
+    expect(
+      (await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'f-3', pattern: 'Third' })) }))
+        .code,
+    ).toBe(0);
     expect(repo.read(REGISTRY).trim().split('\n')).toHaveLength(3);
   });
   it('accepts JSON lines copied from another registry', async () => {
     const repo = makeRepo();
-    const r = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: jsonl(entry({ id: 'f-1' }), entry({ id: 'f-2', pattern: 'Other' })) });
+    const r = await runFindings(['add', '--root', repo.root], {
+      cwd: repo.root,
+      stdin: jsonl(entry({ id: 'f-1' }), entry({ id: 'f-2', pattern: 'Other' })),
+    });
     expect(r.stdout).toBe('findings add: appended f-1, f-2\n');
   });
   it('an invalid entry: exit 1, the field named, nothing written', async () => {
     const repo = makeRepo({ [REGISTRY]: jsonl(entry({ id: 'f-1' })) });
     const bad = { ...entry({ id: 'f-2', pattern: 'x' }), severity: 3 };
-    const r = await runFindings(['add', '--root', repo.root, '--json'], { cwd: repo.root, stdin: JSON.stringify([entry({ id: 'f-3', pattern: 'y' }), bad]) });
+    const r = await runFindings(['add', '--root', repo.root, '--json'], {
+      cwd: repo.root,
+      stdin: JSON.stringify([entry({ id: 'f-3', pattern: 'y' }), bad]),
+    });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { file: string; ruleId: string; message: string }[];
     expect(out.map((d) => [d.file, d.ruleId])).toEqual([['<stdin>', 'registry/schema']]);
@@ -55,12 +70,18 @@ describe('findings add', () => {
   });
   it('never writes a line validate rejects: self-supersede, directly or via a dedup_key merge (exit 1)', async () => {
     const repo = makeRepo();
-    const self = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'f-x', status: 'superseded', superseded_by: 'f-x' })) });
+    const self = await runFindings(['add', '--root', repo.root], {
+      cwd: repo.root,
+      stdin: JSON.stringify(entry({ id: 'f-x', status: 'superseded', superseded_by: 'f-x' })),
+    });
     expect([self.code, repo.exists(REGISTRY)]).toEqual([1, false]);
     expect(self.stdout).toContain('names the entry itself');
     const original = jsonl(entry({ id: 'f-y' }));
     repo.write(REGISTRY, original);
-    const merged = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'f-z', status: 'superseded', superseded_by: 'f-y' })) });
+    const merged = await runFindings(['add', '--root', repo.root], {
+      cwd: repo.root,
+      stdin: JSON.stringify(entry({ id: 'f-z', status: 'superseded', superseded_by: 'f-y' })),
+    });
     expect(merged.code).toBe(1);
     expect(repo.read(REGISTRY)).toBe(original);
     expect((await runFindings(['validate', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
@@ -79,7 +100,14 @@ describe('stale temp files of a killed writer', () => {
   it('findings add removes registry.jsonl.<digits> under the lock, and nothing else', async () => {
     const dir = '.agents/findings';
     const stale = [`${dir}/registry.jsonl.123456789`, `${dir}/registry.jsonl.0`];
-    const kept = [`${dir}/registry.jsonl.bak`, `${dir}/registry.jsonl.12a`, `${dir}/registry.jsonl.`, `${dir}/registry.jsonl.123.tmp`, `${dir}/candidates.jsonl.123`, `${dir}/xregistry.jsonl.123`];
+    const kept = [
+      `${dir}/registry.jsonl.bak`,
+      `${dir}/registry.jsonl.12a`,
+      `${dir}/registry.jsonl.`,
+      `${dir}/registry.jsonl.123.tmp`,
+      `${dir}/candidates.jsonl.123`,
+      `${dir}/xregistry.jsonl.123`,
+    ];
     const repo = makeRepo(Object.fromEntries([...stale, ...kept].map((f) => [f, `${line(entry({ id: 'f-partial' }))}\n{"id":"f-tr`])));
     const r = await runFindings(['add', '--root', repo.root, '--file', MINIMAL], { cwd: repo.root });
     expect(r.code).toBe(0);
@@ -93,7 +121,13 @@ describe('an unreadable registry', () => {
   const MINIMAL_ADD = ['add', '--file', MINIMAL];
   it.each([
     ['a registry.jsonl directory', (root: string) => mkdirSync(path.join(root, REGISTRY), { recursive: true }), 'EISDIR'],
-    ['a file where .agents/findings should be', (root: string) => (mkdirSync(path.join(root, '.agents'), { recursive: true }), writeFileSync(path.join(root, '.agents/findings'), 'x')), 'ENOTDIR'],
+    [
+      'a file where .agents/findings should be',
+      (root: string) => (
+        mkdirSync(path.join(root, '.agents'), { recursive: true }), writeFileSync(path.join(root, '.agents/findings'), 'x')
+      ),
+      'ENOTDIR',
+    ],
   ])('%s: add, cite and retire exit 2 naming the registry path; rank warns once', async (_name, setUp, code) => {
     const repo = makeRepo();
     setUp(repo.root);
@@ -114,9 +148,17 @@ describe('findings cite and retire', () => {
   const registry = jsonl(entry({ id: 'f-1' }), entry({ id: 'f-2', pattern: 'Other' }));
   it('cite sets hit_count and last_cited from FINDINGS_NOW', async () => {
     const repo = makeRepo({ [REGISTRY]: registry });
-    const r = await runFindings(['cite', 'f-1', 'f-2', '--root', repo.root], { cwd: repo.root, env: { FINDINGS_NOW: '2026-07-01T08:00:00Z' } });
+    const r = await runFindings(['cite', 'f-1', 'f-2', '--root', repo.root], {
+      cwd: repo.root,
+      env: { FINDINGS_NOW: '2026-07-01T08:00:00Z' },
+    });
     expect(r.code).toBe(0);
-    expect(repo.read(REGISTRY)).toBe(jsonl(entry({ id: 'f-1', hit_count: 1, last_cited: '2026-07-01T08:00:00Z' }), entry({ id: 'f-2', pattern: 'Other', hit_count: 1, last_cited: '2026-07-01T08:00:00Z' })));
+    expect(repo.read(REGISTRY)).toBe(
+      jsonl(
+        entry({ id: 'f-1', hit_count: 1, last_cited: '2026-07-01T08:00:00Z' }),
+        entry({ id: 'f-2', pattern: 'Other', hit_count: 1, last_cited: '2026-07-01T08:00:00Z' }),
+      ),
+    );
   });
   it('cite with an unknown id: exit 1, nothing written', async () => {
     const repo = makeRepo({ [REGISTRY]: registry });
@@ -137,7 +179,9 @@ describe('findings cite and retire', () => {
     expect(repo.read(REGISTRY)).toBe(registry);
     expect((await runFindings(['retire', 'f-1', '--superseded-by', 'f-2', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
     expect((await runFindings(['retire', 'f-2', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
-    expect(repo.read(REGISTRY)).toBe(jsonl(entry({ id: 'f-1', status: 'superseded', superseded_by: 'f-2' }), entry({ id: 'f-2', pattern: 'Other', status: 'retired' })));
+    expect(repo.read(REGISTRY)).toBe(
+      jsonl(entry({ id: 'f-1', status: 'superseded', superseded_by: 'f-2' }), entry({ id: 'f-2', pattern: 'Other', status: 'retired' })),
+    );
     expect((await runFindings(['validate', '--root', repo.root], { cwd: repo.root })).code).toBe(0);
   });
 });

@@ -19,7 +19,6 @@ function deadPid(): number {
   return r.pid!;
 }
 
-
 describe('crash safety', () => {
   it('SIGKILL at random moments (60 times) never leaves a partial line; every add that exited 0 is present', async () => {
     const root = tempDir('findings-crash-');
@@ -30,7 +29,10 @@ describe('crash safety', () => {
     // Calibrate on this machine, now: kill times then spread over 30 %–120 % of one add's duration,
     // so some adds finish, some die before the rename and some die in the middle of it.
     const t0 = performance.now();
-    const first = await spawnFindings(['add', '--root', root], { cwd: root, stdin: JSON.stringify(entry({ id: 'f-crash-first', pattern: 'First' })) });
+    const first = await spawnFindings(['add', '--root', root], {
+      cwd: root,
+      stdin: JSON.stringify(entry({ id: 'f-crash-first', pattern: 'First' })),
+    });
     expect(first.code, first.stderr).toBe(0);
     succeeded.add('f-crash-first');
     attempted.add('f-crash-first');
@@ -41,7 +43,10 @@ describe('crash safety', () => {
         attempted.add(id);
         const file = path.join(root, `in-${i}.json`);
         writeFileSync(file, JSON.stringify(entry({ id, pattern: `Crash finding ${i}` })));
-        const child = spawn(process.execPath, [BIN, 'add', '--root', root, '--file', file], { env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+        const child = spawn(process.execPath, [BIN, 'add', '--root', root, '--file', file], {
+          env: { ...process.env, ...GIT_ENV },
+          stdio: 'ignore',
+        });
         const timer = setTimeout(() => child.kill('SIGKILL'), duration * (0.3 + 0.9 * rand()));
         child.on('exit', (code) => {
           clearTimeout(timer);
@@ -50,9 +55,12 @@ describe('crash safety', () => {
         });
       });
     for (let i = 0; i < 60; i += 2) await Promise.all([runOne(i), runOne(i + 1)]);
-    if (process.env["CRASH_DEBUG"]) console.log(`seed ${seed}: ${succeeded.size} of 61 adds exited 0`);
+    if (process.env['CRASH_DEBUG']) console.log(`seed ${seed}: ${succeeded.size} of 61 adds exited 0`);
     // One more add after all the carnage: a lock left by a killed writer must not block it.
-    const last = await spawnFindings(['add', '--root', root], { cwd: root, stdin: JSON.stringify(entry({ id: 'f-crash-final', pattern: 'Final' })) });
+    const last = await spawnFindings(['add', '--root', root], {
+      cwd: root,
+      stdin: JSON.stringify(entry({ id: 'f-crash-final', pattern: 'Final' })),
+    });
     expect(last.code, last.stderr).toBe(0);
     succeeded.add('f-crash-final');
 
@@ -135,7 +143,9 @@ describe('registry.lock', () => {
 
   it.each(['SIGINT', 'SIGTERM'] as const)('the lock is removed when the holder gets %s, and nothing is written', async (signal) => {
     const root = repo();
-    const child = spawn(process.execPath, [path.join(FIXTURES, 'registry/hold-lock.mjs'), root, JSON.stringify(entry())], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(FIXTURES, 'registry/hold-lock.mjs'), root, JSON.stringify(entry())], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     expect(existsSync(path.join(root, LOCK))).toBe(true);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));

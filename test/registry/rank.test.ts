@@ -26,7 +26,16 @@ describe('severityRank', () => {
 describe('rankEntries', () => {
   const e = (id: string, over: Parameters<typeof entry>[0] = {}) => entry({ id, pattern: `pattern ${id}`, ...over });
   it('active only, severity first, unknown severities last, capped at 5', () => {
-    const list = [e('a', { severity: 'nit' }), e('b', { severity: 'weird' }), e('c', { severity: 'minor' }), e('d', { severity: 'moderate' }), e('e', { severity: 'major' }), e('f', { severity: 'blocker' }), e('g', { severity: 'critical', status: 'retired' }), e('h', { severity: 'critical', status: 'superseded', superseded_by: 'f' })];
+    const list = [
+      e('a', { severity: 'nit' }),
+      e('b', { severity: 'weird' }),
+      e('c', { severity: 'minor' }),
+      e('d', { severity: 'moderate' }),
+      e('e', { severity: 'major' }),
+      e('f', { severity: 'blocker' }),
+      e('g', { severity: 'critical', status: 'retired' }),
+      e('h', { severity: 'critical', status: 'superseded', superseded_by: 'f' }),
+    ];
     expect(ids(list)).toEqual(['f', 'e', 'd', 'c', 'a']);
     expect(ids(list, { limit: 10 })).toEqual(['f', 'e', 'd', 'c', 'a', 'b']);
   });
@@ -48,7 +57,11 @@ describe('rankEntries', () => {
     expect(ids(list, { when: ['docs-drift'] })).toEqual(['b', 'a']);
   });
   it('more overlap ranks higher; path overlap counts a file of the entry language', () => {
-    const list = [e('a', { applicable_when: ['test-gap'] }), e('b', { applicable_when: ['test-gap', 'docs-drift'] }), e('c', { applicable_languages: ['go'] })];
+    const list = [
+      e('a', { applicable_when: ['test-gap'] }),
+      e('b', { applicable_when: ['test-gap', 'docs-drift'] }),
+      e('c', { applicable_languages: ['go'] }),
+    ];
     expect(ids(list, { when: ['test-gap', 'docs-drift'] })).toEqual(['b', 'a', 'c']);
     expect(ids(list, { paths: ['cmd/main.go'] })).toEqual(['c', 'a', 'b']);
   });
@@ -62,10 +75,33 @@ describe('rankEntries', () => {
 describe('path overlap compares whole path segments, never substrings of prose', () => {
   const src = { repo: 'example/repo', session: 's1', skill: 'review' };
   const base = entry({ id: 'p', source: { ...src, file: 'src/registry/writer.ts' }, applicable_languages: ['typescript'] });
-  const latest = entry({ id: 'l', pattern: 'Uses the latest schema version', source: { ...src, file: 'reviews/r1.md' }, applicable_languages: ['markdown'] });
-  const testGap = entry({ id: 't', category: 'test-gap', applicable_when: ['test-gap'], source: { ...src, file: 'reviews/r1.md' }, applicable_languages: ['markdown'] });
-  const docsDrift = entry({ id: 'd', category: 'docs-drift', applicable_when: ['docs-drift'], pattern: 'Docs drift from the code', source: { ...src, file: 'reviews/r1.md' }, applicable_languages: ['markdown'] });
-  const prose = entry({ id: 'x', checklist_item: 'Touch `src/registry/` only with tests.', source: { ...src, file: 'notes.md' }, applicable_languages: ['markdown'] });
+  const latest = entry({
+    id: 'l',
+    pattern: 'Uses the latest schema version',
+    source: { ...src, file: 'reviews/r1.md' },
+    applicable_languages: ['markdown'],
+  });
+  const testGap = entry({
+    id: 't',
+    category: 'test-gap',
+    applicable_when: ['test-gap'],
+    source: { ...src, file: 'reviews/r1.md' },
+    applicable_languages: ['markdown'],
+  });
+  const docsDrift = entry({
+    id: 'd',
+    category: 'docs-drift',
+    applicable_when: ['docs-drift'],
+    pattern: 'Docs drift from the code',
+    source: { ...src, file: 'reviews/r1.md' },
+    applicable_languages: ['markdown'],
+  });
+  const prose = entry({
+    id: 'x',
+    checklist_item: 'Touch `src/registry/` only with tests.',
+    source: { ...src, file: 'notes.md' },
+    applicable_languages: ['markdown'],
+  });
   const golang = entry({ id: 'g', applicable_languages: ['go'] });
   it.each([
     // false positives of the substring rule
@@ -131,11 +167,7 @@ describe('findings rank', () => {
     const r = await runFindings(['rank', '--root', repo.root, '--json'], { cwd: repo.root });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '[]\n', '']);
   });
-  it.each([
-    [['--limit', '0']],
-    [['--limit', 'x']],
-    [['--when', 'refactor']],
-  ])('bad usage %j exits 2', async (args) => {
+  it.each([[['--limit', '0']], [['--limit', 'x']], [['--when', 'refactor']]])('bad usage %j exits 2', async (args) => {
     const repo = makeRepo();
     const r = await runFindings(['rank', '--root', repo.root, ...args], { cwd: repo.root });
     expect(r.code).toBe(2);

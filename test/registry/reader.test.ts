@@ -34,7 +34,9 @@ describe('readRegistry (fail-open)', () => {
     expect([r.entries.length, r.warnings]).toEqual([0, []]);
   });
   it('malformed line: a warning naming registry.jsonl:<line>, the line skipped', async () => {
-    const r = await read({ [REGISTRY]: jsonl(entry(), '{broken', { ...entry({ id: 'f-3' }), tier: 'nope' }, entry({ id: 'f-4', pattern: 'x' })) });
+    const r = await read({
+      [REGISTRY]: jsonl(entry(), '{broken', { ...entry({ id: 'f-3' }), tier: 'nope' }, entry({ id: 'f-4', pattern: 'x' })),
+    });
     expect(r.entries.map((e) => [e.line, e.entry.id])).toEqual([
       [1, 'f-2026-05-01-001'],
       [4, 'f-4'],

@@ -9,7 +9,8 @@ import { contractExample, entry, jsonl, line, REGISTRY } from './entries.js';
 const AGENTOPS = path.join(FIXTURES, 'agentops/.agents/findings/registry.jsonl');
 
 /** [line, severity, ruleId] triples, the shape every table case asserts. */
-const summary = (text: string): [number, string, string][] => validateRegistryText(REGISTRY, text).map((d) => [d.line, d.severity, d.ruleId]);
+const summary = (text: string): [number, string, string][] =>
+  validateRegistryText(REGISTRY, text).map((d) => [d.line, d.severity, d.ruleId]);
 
 describe('validateRegistryText: valid input', () => {
   it('accepts the contract example entry with no diagnostics', () => {
@@ -37,10 +38,26 @@ describe('validateRegistryText: one case per rule', () => {
     ['duplicate active dedup_key', jsonl(entry(), entry({ id: 'f-2' })), [[2, 'error', 'registry/duplicate-dedup-key']]],
     ['duplicate id', jsonl(entry(), entry({ pattern: 'Another one' })), [[2, 'error', 'registry/duplicate-id']]],
     ['superseded without superseded_by', jsonl(entry({ status: 'superseded' })), [[1, 'error', 'registry/superseded-by']]],
-    ['superseded_by names nothing', jsonl(entry({ status: 'superseded', superseded_by: 'f-missing' })), [[1, 'error', 'registry/superseded-by']]],
-    ['superseded_by names itself', jsonl(entry({ status: 'superseded', superseded_by: 'f-2026-05-01-001' })), [[1, 'error', 'registry/superseded-by']]],
-    ['dedup_key category disagrees', jsonl(entry({ dedup_key: 'docs-drift|parsers-ship|test-gap' })), [[1, 'warning', 'registry/dedup-key-mismatch']]],
-    ['dedup_key work shape disagrees', jsonl(entry({ dedup_key: 'test-gap|parsers-ship|plan-shape' })), [[1, 'warning', 'registry/dedup-key-mismatch']]],
+    [
+      'superseded_by names nothing',
+      jsonl(entry({ status: 'superseded', superseded_by: 'f-missing' })),
+      [[1, 'error', 'registry/superseded-by']],
+    ],
+    [
+      'superseded_by names itself',
+      jsonl(entry({ status: 'superseded', superseded_by: 'f-2026-05-01-001' })),
+      [[1, 'error', 'registry/superseded-by']],
+    ],
+    [
+      'dedup_key category disagrees',
+      jsonl(entry({ dedup_key: 'docs-drift|parsers-ship|test-gap' })),
+      [[1, 'warning', 'registry/dedup-key-mismatch']],
+    ],
+    [
+      'dedup_key work shape disagrees',
+      jsonl(entry({ dedup_key: 'test-gap|parsers-ship|plan-shape' })),
+      [[1, 'warning', 'registry/dedup-key-mismatch']],
+    ],
     ['dedup_key without three parts', jsonl(entry({ dedup_key: 'just-a-slug' })), [[1, 'warning', 'registry/dedup-key-shape']]],
     ['leading YAML block', `---\na: 1\n---\n${line(entry())}\n`, [[1, 'error', 'registry/yaml-block']]],
   ];
@@ -105,7 +122,10 @@ describe('the agentops registry', () => {
 
 describe('findings validate on the registry', () => {
   it('exits 0 with warnings only, and validates explicit paths', async () => {
-    const repo = makeRepo({ [REGISTRY]: jsonl(entry({ dedup_key: 'docs-drift|x|test-gap' })), 'other.jsonl': jsonl(entry(), entry({ pattern: 'Another one' })) });
+    const repo = makeRepo({
+      [REGISTRY]: jsonl(entry({ dedup_key: 'docs-drift|x|test-gap' })),
+      'other.jsonl': jsonl(entry(), entry({ pattern: 'Another one' })),
+    });
     const r = await runFindings(['validate', '--root', repo.root], { cwd: repo.root });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('registry/dedup-key-mismatch');
@@ -120,13 +140,20 @@ describe('assertRegistryReadable (validate is strict about an unreadable registr
   it('a registry.jsonl directory: UsageError (exit 2) naming the path', async () => {
     const repo = makeRepo();
     mkdirSync(path.join(repo.root, REGISTRY), { recursive: true });
-    await expect(assertRegistryReadable(worktreeFiles(repo.root))).rejects.toThrow(expect.objectContaining({ name: 'UsageError', message: expect.stringMatching(/^\.agents\/findings\/registry\.jsonl: cannot read the registry \(EISDIR/) }));
+    await expect(assertRegistryReadable(worktreeFiles(repo.root))).rejects.toThrow(
+      expect.objectContaining({
+        name: 'UsageError',
+        message: expect.stringMatching(/^\.agents\/findings\/registry\.jsonl: cannot read the registry \(EISDIR/),
+      }),
+    );
   });
   it('.agents/findings is a file: UsageError naming the path', async () => {
     const repo = makeRepo();
     mkdirSync(path.join(repo.root, '.agents'), { recursive: true });
     writeFileSync(path.join(repo.root, '.agents/findings'), 'x');
-    await expect(assertRegistryReadable(worktreeFiles(repo.root))).rejects.toThrow(/\.agents\/findings\/registry\.jsonl: cannot read the registry \(ENOTDIR/);
+    await expect(assertRegistryReadable(worktreeFiles(repo.root))).rejects.toThrow(
+      /\.agents\/findings\/registry\.jsonl: cannot read the registry \(ENOTDIR/,
+    );
   });
   it('a missing or a normal registry is fine', async () => {
     await expect(assertRegistryReadable(worktreeFiles(makeRepo().root))).resolves.toBeUndefined();

@@ -22,21 +22,50 @@ describe('fillEntry', () => {
   it('fills version, dedup_key, hit_count, last_cited, superseded_by and nothing else', () => {
     const input = JSON.parse(fixture('minimal-input.json')) as Record<string, unknown>;
     const filled = fillEntry(input);
-    expect(filled).toMatchObject({ version: 1, hit_count: 0, last_cited: null, superseded_by: null, dedup_key: 'test-gap|new-parsers-ship-without-a-malformedinput-test|test-gap' });
+    expect(filled).toMatchObject({
+      version: 1,
+      hit_count: 0,
+      last_cited: null,
+      superseded_by: null,
+      dedup_key: 'test-gap|new-parsers-ship-without-a-malformedinput-test|test-gap',
+    });
     expect(Object.keys(filled).length - Object.keys(input).length).toBe(5);
     expect(input['version']).toBeUndefined(); // pure
   });
   it('keeps values the input gives', () => {
-    expect(fillEntry({ dedup_key: 'k', hit_count: 3, last_cited: '2026-01-01T00:00:00Z' })).toMatchObject({ dedup_key: 'k', hit_count: 3, last_cited: '2026-01-01T00:00:00Z' });
+    expect(fillEntry({ dedup_key: 'k', hit_count: 3, last_cited: '2026-01-01T00:00:00Z' })).toMatchObject({
+      dedup_key: 'k',
+      hit_count: 3,
+      last_cited: '2026-01-01T00:00:00Z',
+    });
   });
 });
 
 describe('mergeEntry', () => {
   const old = entry({ id: 'f-old', date: '2026-01-01', hit_count: 4, last_cited: '2026-02-01T00:00:00Z', confidence: 'low' });
   it('keeps id and date, takes newer non-empty wording and explicit lifecycle fields, never loses citations', () => {
-    const incoming = entry({ id: 'f-new', date: '2026-05-05', checklist_item: 'Sharper checklist', detection_question: '', status: 'retired', ttl_days: 7, confidence: 'high' });
+    const incoming = entry({
+      id: 'f-new',
+      date: '2026-05-05',
+      checklist_item: 'Sharper checklist',
+      detection_question: '',
+      status: 'retired',
+      ttl_days: 7,
+      confidence: 'high',
+    });
     const m = mergeEntry(old, incoming);
-    expect(m).toMatchObject({ id: 'f-old', date: '2026-01-01', checklist_item: 'Sharper checklist', detection_question: old.detection_question, status: 'retired', superseded_by: null, ttl_days: 7, confidence: 'high', hit_count: 4, last_cited: '2026-02-01T00:00:00Z' });
+    expect(m).toMatchObject({
+      id: 'f-old',
+      date: '2026-01-01',
+      checklist_item: 'Sharper checklist',
+      detection_question: old.detection_question,
+      status: 'retired',
+      superseded_by: null,
+      ttl_days: 7,
+      confidence: 'high',
+      hit_count: 4,
+      last_cited: '2026-02-01T00:00:00Z',
+    });
   });
   it('is idempotent', () => {
     const incoming = entry({ pattern: 'Parsers ship without malformed input tests!' });
@@ -72,7 +101,10 @@ describe('addEntries', () => {
   it('an invalid entry anywhere in the batch: errors, nothing written', async () => {
     const original = jsonl(entry({ id: 'f-1' }));
     const repo = repoWith(original);
-    const r = await addEntries(repo.root, [entry({ id: 'f-2', pattern: 'fine' }), { ...entry({ id: 'f-3', pattern: 'bad' }), applicable_when: [] }]);
+    const r = await addEntries(repo.root, [
+      entry({ id: 'f-2', pattern: 'fine' }),
+      { ...entry({ id: 'f-3', pattern: 'bad' }), applicable_when: [] },
+    ]);
     expect(r.diagnostics.map((d) => [d.severity, d.ruleId])).toEqual([['error', 'registry/schema']]);
     expect(r.diagnostics[0]?.message).toContain('entry 2 (id "f-3")');
     expect(r.appended).toEqual([]);
@@ -96,14 +128,19 @@ describe('addEntries', () => {
   it('refuses what validate would reject: a self-supersede, directly or through a merge; nothing written', async () => {
     const self = repoWith();
     const r1 = await addEntries(self.root, [entry({ id: 'f-x', status: 'superseded', superseded_by: 'f-x' })]);
-    expect(r1.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([['registry/superseded-by', 'entry 1 (id "f-x"): superseded_by "f-x" names the entry itself']]);
+    expect(r1.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([
+      ['registry/superseded-by', 'entry 1 (id "f-x"): superseded_by "f-x" names the entry itself'],
+    ]);
     expect(existsSync(path.join(self.root, REGISTRY))).toBe(false);
 
     const original = jsonl(entry({ id: 'f-y' }));
     const merge = repoWith(original);
     const r2 = await addEntries(merge.root, [entry({ id: 'f-z', status: 'superseded', superseded_by: 'f-y' })]);
     expect(r2.diagnostics.map((d) => [d.ruleId, d.message])).toEqual([
-      ['registry/superseded-by', 'entry 1 (id "f-z"): merged into "f-y" (same dedup_key), whose superseded_by "f-y" names the entry itself'],
+      [
+        'registry/superseded-by',
+        'entry 1 (id "f-z"): merged into "f-y" (same dedup_key), whose superseded_by "f-y" names the entry itself',
+      ],
     ]);
     expect(r2.updated).toEqual([]);
     expect(merge.text()).toBe(original);
@@ -112,11 +149,17 @@ describe('addEntries', () => {
     const original = jsonl(entry({ id: 'f-y' }));
     const repo = repoWith(original);
     // f-w lands in f-y's line (same key), so "f-w" is no id of the registry afterwards.
-    const r = await addEntries(repo.root, [entry({ id: 'f-a', pattern: 'Other', status: 'superseded', superseded_by: 'f-w' }), entry({ id: 'f-w' })]);
+    const r = await addEntries(repo.root, [
+      entry({ id: 'f-a', pattern: 'Other', status: 'superseded', superseded_by: 'f-w' }),
+      entry({ id: 'f-w' }),
+    ]);
     expect(r.diagnostics.map((d) => d.ruleId)).toEqual(['registry/superseded-by']);
     expect(repo.text()).toBe(original);
     // A replacement appended later in the same batch is fine, and validate agrees.
-    const ok = await addEntries(repo.root, [entry({ id: 'f-a', pattern: 'Other', status: 'superseded', superseded_by: 'f-b' }), entry({ id: 'f-b', pattern: 'Third' })]);
+    const ok = await addEntries(repo.root, [
+      entry({ id: 'f-a', pattern: 'Other', status: 'superseded', superseded_by: 'f-b' }),
+      entry({ id: 'f-b', pattern: 'Third' }),
+    ]);
     expect(ok.diagnostics).toEqual([]);
     expect(validateRegistryText(REGISTRY, repo.text())).toEqual([]);
   });
@@ -133,7 +176,9 @@ describe('addEntries', () => {
     expect(repo.text()).toBe(`${original}${line(entry({ id: 'f-new' }))}\n`);
   });
   it('keeps a BOM, CRLF terminators, odd spacing of untouched lines, and a garbage line', async () => {
-    const untouched = ` { "pattern": "Second", ${line(entry({ id: 'f-2', pattern: 'Second' })).slice(1).replace('"pattern":"Second",', '')}`;
+    const untouched = ` { "pattern": "Second", ${line(entry({ id: 'f-2', pattern: 'Second' }))
+      .slice(1)
+      .replace('"pattern":"Second",', '')}`;
     const original = `\uFEFF${line(entry({ id: 'f-1' }))}\r\n<<<garbage>>>\r\n${untouched}\r\n`;
     const repo = repoWith(original);
     await addEntries(repo.root, [entry({ id: 'f-1', checklist_item: 'Changed' }), entry({ id: 'f-3', pattern: 'Third' })]);
@@ -204,9 +249,13 @@ describe('citeEntries and retireEntries', () => {
   });
   it('retire sets retired; supersede needs an existing replacement', async () => {
     const repo = repoWith(jsonl(entry({ id: 'f-1' }), entry({ id: 'f-2', pattern: 'y' })));
-    expect((await retireEntries(repo.root, [{ id: 'f-1', supersededBy: 'f-nope' }])).diagnostics.map((d) => d.ruleId)).toEqual(['registry/superseded-by']);
+    expect((await retireEntries(repo.root, [{ id: 'f-1', supersededBy: 'f-nope' }])).diagnostics.map((d) => d.ruleId)).toEqual([
+      'registry/superseded-by',
+    ]);
     expect((await retireEntries(repo.root, [{ id: 'f-ghost' }])).diagnostics.map((d) => d.ruleId)).toEqual(['registry/unknown-id']);
-    expect((await retireEntries(repo.root, [{ id: 'f-1', supersededBy: 'f-1' }])).diagnostics.map((d) => d.ruleId)).toEqual(['registry/superseded-by']);
+    expect((await retireEntries(repo.root, [{ id: 'f-1', supersededBy: 'f-1' }])).diagnostics.map((d) => d.ruleId)).toEqual([
+      'registry/superseded-by',
+    ]);
     expect(repo.text()).toBe(jsonl(entry({ id: 'f-1' }), entry({ id: 'f-2', pattern: 'y' })));
     expect((await retireEntries(repo.root, [{ id: 'f-1', supersededBy: 'f-2' }, { id: 'f-2' }])).diagnostics).toEqual([]);
     expect(parseRegistry(repo.text()).entries.map((e) => [e.entry.status, e.entry.superseded_by])).toEqual([
@@ -233,7 +282,14 @@ describe('property: any sequence of adds', () => {
         const repo = repoWith();
         // Distinct ids per key, so an id never collides with a different key.
         const inputs = specs.map((s) => {
-          const { id: _id, ...rest } = entry({ pattern: s.pattern, category: s.category, applicable_when: s.when, checklist_item: s.checklist, severity: s.severity, status: s.status });
+          const { id: _id, ...rest } = entry({
+            pattern: s.pattern,
+            category: s.category,
+            applicable_when: s.when,
+            checklist_item: s.checklist,
+            severity: s.severity,
+            status: s.status,
+          });
           const filled = fillEntry(rest) as unknown as RegistryEntry;
           return { ...filled, id: `f-${Buffer.from(filled.dedup_key).toString('hex')}-${s.n}` };
         });

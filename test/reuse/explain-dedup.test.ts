@@ -24,7 +24,11 @@ describe('explain by dedup_key', () => {
     const proposed = (JSON.parse(repo.read(REGISTRY)) as { id: string }).id;
     expect(proposed).not.toBe('f-renamed');
     repo.write(REGISTRY, repo.read(REGISTRY).replace(`"id":"${proposed}"`, '"id":"f-renamed"'));
-    const chain = JSON.parse(await expectOk(repo, ['explain', 'f-renamed', '--format', 'json'], ENV)) as { matched: string; registry: { id: string } | null; candidate: { class_key: string } | null };
+    const chain = JSON.parse(await expectOk(repo, ['explain', 'f-renamed', '--format', 'json'], ENV)) as {
+      matched: string;
+      registry: { id: string } | null;
+      candidate: { class_key: string } | null;
+    };
     expect(chain.matched).toBe('finding');
     expect(chain.registry?.id).toBe('f-renamed');
     expect(chain.candidate?.class_key).toBe('debug-console-log');

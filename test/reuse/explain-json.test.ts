@@ -12,7 +12,11 @@ const FIXTURE = path.join(FIXTURES, 'reuse/explain/chain.json');
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  );
 }
 
 /** Each object's key list, by path (list elements share `[]`). */
@@ -33,7 +37,7 @@ describe('explain JSON shape', () => {
     expect(renderExplainJson(chain)).toBe(fixture);
   });
 
-  it('puts a labelled hit\'s `at` as commit, path, line and a registry source as repo, session, file, skill', () => {
+  it("puts a labelled hit's `at` as commit, path, line and a registry source as repo, session, file, skill", () => {
     const orders = keyOrders(JSON.parse(renderExplainJson(reversed(JSON.parse(fixture)) as ExplainChain)));
     expect(orders.get('$.constraint.measurement.labelled_hits[].at')).toEqual(['commit', 'path', 'line']);
     expect(orders.get('$.registry.source')).toEqual(['repo', 'session', 'file', 'skill']);
@@ -49,7 +53,10 @@ describe('explain JSON shape', () => {
     const actual = keyOrders(JSON.parse(fixture));
     expect(documented.size).toBeGreaterThan(10);
     for (const [at, keys] of documented) expect([at, actual.get(at)]).toEqual([at, keys]);
-    const pulled = /`pulled_from` is `\{ ([^}]*) \}`/.exec(section)![1]!.split(', ').map((k) => JSON.parse(k) as string);
+    const pulled = /`pulled_from` is `\{ ([^}]*) \}`/
+      .exec(section)![1]!
+      .split(', ')
+      .map((k) => JSON.parse(k) as string);
     expect(pulled).toEqual(actual.get('$.pulled_from'));
     expect(section).toContain(`(key order: ${pulled.join(', ')})`);
   });

@@ -13,11 +13,47 @@ const makeMechanical = (repo: TestRepo, id: string): void => makeMechanicalWith(
 interface Chain {
   query: string;
   matched: string | null;
-  constraint: { id: string; status: string; enforcement_mode: string; file: string; line: number; measurement: { file: string; precision: number | null; labelled: number; true_positives: number; labelled_hits: { label: string; file: string; line: number; at: { path: string } }[] } | null } | null;
+  constraint: {
+    id: string;
+    status: string;
+    enforcement_mode: string;
+    file: string;
+    line: number;
+    measurement: {
+      file: string;
+      precision: number | null;
+      labelled: number;
+      true_positives: number;
+      labelled_hits: { label: string; file: string; line: number; at: { path: string } }[];
+    } | null;
+  } | null;
   artifact: { id: string; file: string; line: number; detectability: string } | null;
-  registry: { id: string; file: string; line: number; tier: string; source: { repo: string; session: string; file: string; skill: string }; hit_count: number; last_cited: string | null } | null;
-  candidate: { class_key: string; file: string; line: number; recurrence_count: number; evidence: { task: string; round: number; file: string; line: number }[] } | null;
-  review_findings: { short_id: string; task: string; round: number; origin: string; file: string; line: number; at: { file: string; line: number }; evidence_ref: boolean }[];
+  registry: {
+    id: string;
+    file: string;
+    line: number;
+    tier: string;
+    source: { repo: string; session: string; file: string; skill: string };
+    hit_count: number;
+    last_cited: string | null;
+  } | null;
+  candidate: {
+    class_key: string;
+    file: string;
+    line: number;
+    recurrence_count: number;
+    evidence: { task: string; round: number; file: string; line: number }[];
+  } | null;
+  review_findings: {
+    short_id: string;
+    task: string;
+    round: number;
+    origin: string;
+    file: string;
+    line: number;
+    at: { file: string; line: number };
+    evidence_ref: boolean;
+  }[];
   tasks: { task: string; objective: string; rounds: number[]; origins: string[]; file: string }[];
   pulled_from: { url: string; commit: string; file: string; line: number } | null;
   diagnostics: unknown[];
@@ -63,7 +99,12 @@ describe('findings explain', () => {
     expect(chain.matched).toBe('constraint');
     expect(chain.constraint).toMatchObject({ id: cid, status: 'shadow', enforcement_mode: 'warn', file: '.agents/constraints/index.json' });
     expect(chain.constraint!.line).toBeGreaterThan(1);
-    expect(chain.constraint!.measurement).toMatchObject({ file: `.agents/constraints/measurements/${cid}.json`, precision: 0.5, labelled: 2, true_positives: 1 });
+    expect(chain.constraint!.measurement).toMatchObject({
+      file: `.agents/constraints/measurements/${cid}.json`,
+      precision: 0.5,
+      labelled: 2,
+      true_positives: 1,
+    });
     expect(chain.constraint!.measurement!.labelled_hits.map((h) => [h.label, h.at.path])).toEqual(
       expect.arrayContaining([
         ['true_positive', 'src/a.ts'],
@@ -72,8 +113,20 @@ describe('findings explain', () => {
     );
     for (const h of chain.constraint!.measurement!.labelled_hits) expect(h.line).toBeGreaterThan(1);
     expect(chain.artifact).toMatchObject({ id, file: `.agents/findings/${id}.md`, line: 2, detectability: 'mechanical' });
-    expect(chain.registry).toMatchObject({ id, file: '.agents/findings/registry.jsonl', line: 1, tier: 'local', hit_count: 0, last_cited: null });
-    expect(chain.candidate).toMatchObject({ class_key: 'debug-console-log', file: '.agents/findings/candidates.jsonl', line: 1, recurrence_count: 2 });
+    expect(chain.registry).toMatchObject({
+      id,
+      file: '.agents/findings/registry.jsonl',
+      line: 1,
+      tier: 'local',
+      hit_count: 0,
+      last_cited: null,
+    });
+    expect(chain.candidate).toMatchObject({
+      class_key: 'debug-console-log',
+      file: '.agents/findings/candidates.jsonl',
+      line: 1,
+      recurrence_count: 2,
+    });
     expect(chain.candidate!.evidence.map((e) => [e.task, e.round])).toEqual([
       ['T-2', 1],
       ['T-1', 1],
@@ -95,19 +148,97 @@ describe('findings explain', () => {
     const first = await chainOf(cid);
     const second = await chainOf(cid);
     expect(second.text).toBe(first.text);
-    expect(Object.keys(first.chain)).toEqual(['query', 'matched', 'constraint', 'artifact', 'registry', 'candidate', 'review_findings', 'tasks', 'pulled_from', 'diagnostics']);
+    expect(Object.keys(first.chain)).toEqual([
+      'query',
+      'matched',
+      'constraint',
+      'artifact',
+      'registry',
+      'candidate',
+      'review_findings',
+      'tasks',
+      'pulled_from',
+      'diagnostics',
+    ]);
     // `findings explain` adds the baseline and inline-suppression counts after the documented keys (docs/reuse.md).
-    expect(Object.keys(first.chain.constraint!)).toEqual(['id', 'file', 'line', 'finding_id', 'title', 'status', 'enforcement_mode', 'tier', 'measurement', 'baseline', 'suppressions']);
-    expect(Object.keys(first.chain.constraint!.measurement!)).toEqual(['file', 'line', 'measured_at_commit', 'samples', 'hits', 'labelled', 'true_positives', 'false_positives', 'precision', 'labelled_hits']);
+    expect(Object.keys(first.chain.constraint!)).toEqual([
+      'id',
+      'file',
+      'line',
+      'finding_id',
+      'title',
+      'status',
+      'enforcement_mode',
+      'tier',
+      'measurement',
+      'baseline',
+      'suppressions',
+    ]);
+    expect(Object.keys(first.chain.constraint!.measurement!)).toEqual([
+      'file',
+      'line',
+      'measured_at_commit',
+      'samples',
+      'hits',
+      'labelled',
+      'true_positives',
+      'false_positives',
+      'precision',
+      'labelled_hits',
+    ]);
     expect(Object.keys(first.chain.constraint!.measurement!.labelled_hits[0]!)).toEqual(['id', 'file', 'line', 'at', 'label']);
     expect(Object.keys(first.chain.constraint!.measurement!.labelled_hits[0]!.at)).toEqual(['commit', 'path', 'line']);
     expect(Object.keys(first.chain.registry!.source)).toEqual(['repo', 'session', 'file', 'skill']);
     expect(Object.keys(first.chain.review_findings[0]!.at)).toEqual(['file', 'line']);
     expect(Object.keys(first.chain.artifact!)).toEqual(['id', 'file', 'line', 'title', 'status', 'tier', 'detectability']);
-    expect(Object.keys(first.chain.registry!)).toEqual(['id', 'file', 'line', 'status', 'tier', 'superseded_by', 'source', 'date', 'hit_count', 'last_cited', 'dedup_key']);
-    expect(Object.keys(first.chain.candidate!)).toEqual(['class_key', 'file', 'line', 'derived', 'recurrence_count', 'advisory', 'evidence']);
-    expect(Object.keys(first.chain.candidate!.evidence[0]!)).toEqual(['task', 'objective', 'file', 'line', 'finding_id', 'round', 'origin']);
-    expect(Object.keys(first.chain.review_findings[0]!)).toEqual(['id', 'short_id', 'task', 'objective', 'file', 'line', 'status', 'round', 'origin', 'severity', 'at', 'expected', 'actual', 'fix', 'evidence_ref']);
+    expect(Object.keys(first.chain.registry!)).toEqual([
+      'id',
+      'file',
+      'line',
+      'status',
+      'tier',
+      'superseded_by',
+      'source',
+      'date',
+      'hit_count',
+      'last_cited',
+      'dedup_key',
+    ]);
+    expect(Object.keys(first.chain.candidate!)).toEqual([
+      'class_key',
+      'file',
+      'line',
+      'derived',
+      'recurrence_count',
+      'advisory',
+      'evidence',
+    ]);
+    expect(Object.keys(first.chain.candidate!.evidence[0]!)).toEqual([
+      'task',
+      'objective',
+      'file',
+      'line',
+      'finding_id',
+      'round',
+      'origin',
+    ]);
+    expect(Object.keys(first.chain.review_findings[0]!)).toEqual([
+      'id',
+      'short_id',
+      'task',
+      'objective',
+      'file',
+      'line',
+      'status',
+      'round',
+      'origin',
+      'severity',
+      'at',
+      'expected',
+      'actual',
+      'fix',
+      'evidence_ref',
+    ]);
     expect(Object.keys(first.chain.tasks[0]!)).toEqual(['task', 'objective', 'file', 'line', 'rounds', 'origins']);
   });
 
@@ -162,7 +293,12 @@ describe('findings explain', () => {
     const chain = JSON.parse(r.stdout) as Chain;
     expect(chain.constraint).toMatchObject({ status: 'shadow' });
     expect(chain.registry).toMatchObject({ tier: 'pulled', source: { skill: expect.any(String) as string } });
-    expect(chain.pulled_from).toMatchObject({ url: path.relative(b.root, repo.root), commit: repo.git('rev-parse', 'HEAD').trim(), file: '.agents/findings/sources.json', line: 5 });
+    expect(chain.pulled_from).toMatchObject({
+      url: path.relative(b.root, repo.root),
+      commit: repo.git('rev-parse', 'HEAD').trim(),
+      file: '.agents/findings/sources.json',
+      line: 5,
+    });
     expect(Object.keys(chain.pulled_from!)).toEqual(['url', 'file', 'line', 'tier', 'commit', 'ref']);
     expect(chain.review_findings).toEqual([]); // the reviews live in the source repository
     expect(await ok(b, ['explain', cid])).toContain(`pulled from ${path.relative(b.root, repo.root)}  .agents/findings/sources.json:5`);

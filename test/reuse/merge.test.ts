@@ -28,9 +28,25 @@ const entry = (id: string, over: Partial<RegistryEntry> = {}): RegistryEntry => 
   confidence: 'high',
   ...over,
 });
-const lines = (...entries: RegistryEntry[]): RegistryLine[] => entries.map((e, i) => ({ line: i + 1, entry: e, raw: { line: i + 1, text: '', eol: '\n' } }));
-const record = (...entries: RegistryEntry[]): SourceRecord => ({ url: '../a', ref: 'HEAD', commit: 'a'.repeat(40), tier: 'pulled', entries: entries.map((e) => ({ id: e.id, digest: entryDigest(e) })), files: [] });
-const input = (over: Partial<PlanInput>): PlanInput => ({ registry: [], incoming: [], record: undefined, ownedElsewhere: new Set(), tier: 'pulled', sourceFile: '../a/.agents/findings/registry.jsonl', ...over });
+const lines = (...entries: RegistryEntry[]): RegistryLine[] =>
+  entries.map((e, i) => ({ line: i + 1, entry: e, raw: { line: i + 1, text: '', eol: '\n' } }));
+const record = (...entries: RegistryEntry[]): SourceRecord => ({
+  url: '../a',
+  ref: 'HEAD',
+  commit: 'a'.repeat(40),
+  tier: 'pulled',
+  entries: entries.map((e) => ({ id: e.id, digest: entryDigest(e) })),
+  files: [],
+});
+const input = (over: Partial<PlanInput>): PlanInput => ({
+  registry: [],
+  incoming: [],
+  record: undefined,
+  ownedElsewhere: new Set(),
+  tier: 'pulled',
+  sourceFile: '../a/.agents/findings/registry.jsonl',
+  ...over,
+});
 
 describe('planPull', () => {
   it('appends active source entries with the chosen tier and the origin provenance; skips inactive ones', () => {
@@ -51,9 +67,17 @@ describe('planPull', () => {
   it('updates an entry this source owns, keeping the id and citation telemetry here', () => {
     const mine = importedEntry(entry('f-1'), 'pulled');
     const cited = { ...mine, hit_count: 5, last_cited: '2026-03-01T00:00:00Z' };
-    const plan = planPull(input({ registry: lines(cited), record: record(mine), incoming: [entry('f-1', { checklist_item: 'new wording', hit_count: 1, last_cited: '2026-02-01T00:00:00Z' })] }));
+    const plan = planPull(
+      input({
+        registry: lines(cited),
+        record: record(mine),
+        incoming: [entry('f-1', { checklist_item: 'new wording', hit_count: 1, last_cited: '2026-02-01T00:00:00Z' })],
+      }),
+    );
     expect(plan.updated).toEqual(['f-1']);
-    expect(plan.ops).toEqual([{ kind: 'replace', line: 1, entry: { ...mine, checklist_item: 'new wording', hit_count: 5, last_cited: '2026-03-01T00:00:00Z' } }]);
+    expect(plan.ops).toEqual([
+      { kind: 'replace', line: 1, entry: { ...mine, checklist_item: 'new wording', hit_count: 5, last_cited: '2026-03-01T00:00:00Z' } },
+    ]);
   });
 
   it('an owned entry edited here (digest differs) is kept, and stays recognised as edited', () => {
@@ -67,7 +91,9 @@ describe('planPull', () => {
 
   it('citing an owned entry here is not an edit', () => {
     const mine = importedEntry(entry('f-1'), 'pulled');
-    const plan = planPull(input({ registry: lines({ ...mine, hit_count: 3 }), record: record(mine), incoming: [entry('f-1', { pattern: 'new' })] }));
+    const plan = planPull(
+      input({ registry: lines({ ...mine, hit_count: 3 }), record: record(mine), incoming: [entry('f-1', { pattern: 'new' })] }),
+    );
     expect(plan.updated).toEqual(['f-1']);
   });
 
@@ -92,7 +118,9 @@ describe('planPull', () => {
     const one = importedEntry(entry('f-1'), 'pulled');
     const two = importedEntry(entry('f-2'), 'pulled');
     const gone = importedEntry(entry('f-9'), 'pulled');
-    const plan = planPull(input({ registry: lines({ ...one, tier: 'local' }, { ...two, pattern: 'edited' }), record: record(one, two, gone), incoming: [] }));
+    const plan = planPull(
+      input({ registry: lines({ ...one, tier: 'local' }, { ...two, pattern: 'edited' }), record: record(one, two, gone), incoming: [] }),
+    );
     expect(plan.ops).toEqual([]);
     expect(plan.keptLocal).toEqual(['f-2']);
     expect(plan.entries.map((e) => e.id)).toEqual(['f-2']);
@@ -100,7 +128,13 @@ describe('planPull', () => {
 
   it('leaves entries another source owns, and reports an id used here for another finding', () => {
     const other = importedEntry(entry('f-1'), 'pulled');
-    const plan = planPull(input({ registry: lines(other, entry('f-2', { dedup_key: 'x|y|test-gap' })), ownedElsewhere: new Set(['f-1']), incoming: [entry('f-1', { pattern: 'new' }), entry('f-2')] }));
+    const plan = planPull(
+      input({
+        registry: lines(other, entry('f-2', { dedup_key: 'x|y|test-gap' })),
+        ownedElsewhere: new Set(['f-1']),
+        incoming: [entry('f-1', { pattern: 'new' }), entry('f-2')],
+      }),
+    );
     expect(plan.ops).toEqual([]);
     expect(plan.diagnostics.map((d) => d.ruleId)).toEqual(['pull/kept-existing', 'pull/id-conflict']);
   });
@@ -114,7 +148,9 @@ describe('planPull', () => {
   it('a second pull of the same content plans nothing (same digests)', () => {
     const first = planPull(input({ incoming: [entry('f-1'), entry('f-2')] }));
     const written = first.ops.map((o) => o.entry);
-    const second = planPull(input({ registry: lines(...written), record: { ...record(), entries: first.entries }, incoming: [entry('f-1'), entry('f-2')] }));
+    const second = planPull(
+      input({ registry: lines(...written), record: { ...record(), entries: first.entries }, incoming: [entry('f-1'), entry('f-2')] }),
+    );
     expect(second.ops).toEqual([]);
     expect(second.unchanged).toEqual(['f-1', 'f-2']);
     expect(second.entries).toEqual(first.entries);

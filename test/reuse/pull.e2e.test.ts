@@ -33,7 +33,12 @@ const advisory = (id: string, pattern: string): RegistryEntry => ({
   applicable_when: ['test-gap'],
   status: 'active',
   superseded_by: null,
-  dedup_key: `test-gap|${pattern.toLowerCase().replace(/[^a-z0-9 ]/g, '').trim().split(/\s+/).join('-')}|test-gap`,
+  dedup_key: `test-gap|${pattern
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]/g, '')
+    .trim()
+    .split(/\s+/)
+    .join('-')}|test-gap`,
   hit_count: 0,
   last_cited: null,
   ttl_days: 30,
@@ -73,12 +78,19 @@ describe('findings pull (two repositories)', () => {
     const ids = lines(b).map((e) => e.id);
     expect(ids).toEqual(['f-a-001', 'f-a-002', 'f-a-004']); // the retired f-a-003 is not imported
     for (const e of lines(b)) expect(e.tier).toBe('pulled');
-    expect(byId(b, 'f-a-001')!.source).toEqual({ repo: 'org/repo-a', session: '2026-03-01', file: '.agents/council/2026-03-01-review.md', skill: 'post-mortem' });
+    expect(byId(b, 'f-a-001')!.source).toEqual({
+      repo: 'org/repo-a',
+      session: '2026-03-01',
+      file: '.agents/council/2026-03-01-review.md',
+      skill: 'post-mortem',
+    });
     expect(b.read('.agents/findings/f-a-002.md')).toContain('\ntier: pulled\n');
     expect(b.read('.agents/constraints/fixtures/f-a-002/positive.ts')).toBe(a.read('.agents/constraints/fixtures/f-a-002/positive.ts'));
     // Advisory artifacts are not copied: B's compiler promotes them from the registry line.
     expect(b.exists('.agents/findings/f-a-001.md')).toBe(false);
-    const sources = JSON.parse(b.read(SOURCES)) as { sources: { url: string; ref: string; commit: string; tier: string; entries: { id: string }[] }[] };
+    const sources = JSON.parse(b.read(SOURCES)) as {
+      sources: { url: string; ref: string; commit: string; tier: string; entries: { id: string }[] }[];
+    };
     expect(sources.sources).toHaveLength(1);
     expect(sources.sources[0]).toMatchObject({ url: rel, ref: 'HEAD', commit: a.git('rev-parse', 'HEAD').trim(), tier: 'pulled' });
     expect(sources.sources[0]!.entries.map((e) => e.id)).toEqual(['f-a-001', 'f-a-002', 'f-a-004']);
@@ -119,14 +131,24 @@ describe('findings pull (two repositories)', () => {
     expect((await findings(b, 'pull', rel)).code).toBe(0);
     // B edits f-a-001 by hand (tier stays pulled) and takes f-a-004 over with a local entry.
     b.write(REGISTRY, b.read(REGISTRY).replace('Read registry.jsonl and cite the applied finding ids.', 'B: cite ids in the plan header.'));
-    b.write('local.json', JSON.stringify({ ...advisory('f-b-100', 'Parsers lack a test for empty input'), source: { repo: 'org/repo-b', session: 's', file: 'f', skill: 'review' }, checklist_item: 'B wording' }));
+    b.write(
+      'local.json',
+      JSON.stringify({
+        ...advisory('f-b-100', 'Parsers lack a test for empty input'),
+        source: { repo: 'org/repo-b', session: 's', file: 'f', skill: 'review' },
+        checklist_item: 'B wording',
+      }),
+    );
     expect((await findings(b, 'add', '--file', 'local.json')).code).toBe(0);
     expect(byId(b, 'f-a-004')!.tier).toBe('local');
     // B edits the copied artifact too.
     b.write('.agents/findings/f-a-002.md', b.read('.agents/findings/f-a-002.md').replace('## Summary', '## Summary (B notes)'));
     // A rewords all three.
     a.write(REGISTRY, a.read(REGISTRY).replaceAll('"checklist_item":"', '"checklist_item":"A2: '));
-    a.write('.agents/findings/f-a-002.md', a.read('.agents/findings/f-a-002.md').replace('Remove console.log or use the logger.', 'Now remove console.log or use the logger.'));
+    a.write(
+      '.agents/findings/f-a-002.md',
+      a.read('.agents/findings/f-a-002.md').replace('Remove console.log or use the logger.', 'Now remove console.log or use the logger.'),
+    );
     a.commitAll('A: reword');
     const r = await findings(b, 'pull', rel, '--json');
     expect(r.code, r.stderr).toBe(0);
@@ -182,8 +204,21 @@ describe('findings pull (two repositories)', () => {
     expect(b.read(ARTIFACT)).toMatch(/\nstatus: "?retired"?\r?\n/);
     b.commitAll('B: compile retired');
     // A revives it and changes its detector.
-    a.write(REGISTRY, a.read(REGISTRY).split('\n').map((l) => (l.includes('"id":"f-a-002"') ? JSON.stringify({ ...(JSON.parse(l) as RegistryEntry), status: 'active' }) : l)).join('\n'));
-    a.write(ARTIFACT, a.read(ARTIFACT).replace(/\nstatus: "?retired"?\n/, '\nstatus: active\n').replace('pattern: "console\\\\.log\\\\("', 'pattern: "console\\\\.(log|debug)\\\\("'));
+    a.write(
+      REGISTRY,
+      a
+        .read(REGISTRY)
+        .split('\n')
+        .map((l) => (l.includes('"id":"f-a-002"') ? JSON.stringify({ ...(JSON.parse(l) as RegistryEntry), status: 'active' }) : l))
+        .join('\n'),
+    );
+    a.write(
+      ARTIFACT,
+      a
+        .read(ARTIFACT)
+        .replace(/\nstatus: "?retired"?\n/, '\nstatus: active\n')
+        .replace('pattern: "console\\\\.log\\\\("', 'pattern: "console\\\\.(log|debug)\\\\("'),
+    );
     expect(a.read(ARTIFACT)).toContain('console\\\\.(log|debug)');
     expect(a.read(ARTIFACT)).toContain('\nstatus: active\n');
     a.commitAll('A: revive f-a-002 with a wider detector');
@@ -212,7 +247,13 @@ describe('findings pull (two repositories)', () => {
   it('an entry that disappears from A is retired in B; one that comes back is revived', async () => {
     expect((await findings(b, 'pull', rel)).code).toBe(0);
     const original = a.read(REGISTRY);
-    a.write(REGISTRY, original.split('\n').filter((l) => !l.includes('"f-a-004"')).join('\n'));
+    a.write(
+      REGISTRY,
+      original
+        .split('\n')
+        .filter((l) => !l.includes('"f-a-004"'))
+        .join('\n'),
+    );
     a.commitAll('A: drop f-a-004');
     expect((await findings(b, 'pull', rel)).code).toBe(0);
     expect(byId(b, 'f-a-004')!.status).toBe('retired');
@@ -256,7 +297,14 @@ describe('findings pull (two repositories)', () => {
 
   it('--ref pulls a branch and is recorded; --tier seed sets the tier', async () => {
     a.git('checkout', '-q', '-b', 'release');
-    a.write(REGISTRY, a.read(REGISTRY).split('\n').filter((l) => !l.includes('"f-a-004"')).join('\n'));
+    a.write(
+      REGISTRY,
+      a
+        .read(REGISTRY)
+        .split('\n')
+        .filter((l) => !l.includes('"f-a-004"'))
+        .join('\n'),
+    );
     const release = a.commitAll('A: release');
     a.git('checkout', '-q', 'main');
     const r = await findings(b, 'pull', rel, '--ref', 'release', '--tier', 'seed');
@@ -326,7 +374,15 @@ describe('findings pull: bad sources change nothing', () => {
     a.commitAll();
     const before = snapshot(b);
     expect((await findings(b, 'pull', a.root, '--ref', 'no-such-branch')).code).toBe(2);
-    for (const args of [['--', '-uhack'], ['ext::sh -c touch% /tmp/pwned'], ['fd::3'], ['ftp://example.com/r.git'], ['https://user:secret@example.com/r.git'], [a.root, '--ref', '--upload-pack=x'], [a.root, '--ref', 'a b']]) {
+    for (const args of [
+      ['--', '-uhack'],
+      ['ext::sh -c touch% /tmp/pwned'],
+      ['fd::3'],
+      ['ftp://example.com/r.git'],
+      ['https://user:secret@example.com/r.git'],
+      [a.root, '--ref', '--upload-pack=x'],
+      [a.root, '--ref', 'a b'],
+    ]) {
       const r = await findings(b, 'pull', ...args);
       expect(r.code, args.join(' ')).toBe(2);
     }

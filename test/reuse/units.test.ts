@@ -49,7 +49,14 @@ describe('source and ref rules', () => {
     else expect(p).toContain(expected);
   });
   it('picks the ref git would fetch from ls-remote output, peeling tags', () => {
-    const out = ['1'.repeat(40) + '\tHEAD', '2'.repeat(40) + '\trefs/heads/main', '3'.repeat(40) + '\trefs/remotes/origin/main', '4'.repeat(40) + '\trefs/tags/v1', '5'.repeat(40) + '\trefs/tags/v1^{}', ''].join('\n');
+    const out = [
+      '1'.repeat(40) + '\tHEAD',
+      '2'.repeat(40) + '\trefs/heads/main',
+      '3'.repeat(40) + '\trefs/remotes/origin/main',
+      '4'.repeat(40) + '\trefs/tags/v1',
+      '5'.repeat(40) + '\trefs/tags/v1^{}',
+      '',
+    ].join('\n');
     expect(pickRemoteRef(out, 'HEAD')).toBe('1'.repeat(40));
     expect(pickRemoteRef(out, 'main')).toBe('2'.repeat(40));
     expect(pickRemoteRef(out, 'v1')).toBe('5'.repeat(40));
@@ -58,7 +65,20 @@ describe('source and ref rules', () => {
 });
 
 describe('sources.json', () => {
-  const record = (url: string) => ({ url, ref: 'HEAD', commit: 'a'.repeat(40), tier: 'pulled' as const, entries: [{ id: 'f-2', digest: '0'.repeat(16) }, { id: 'f-1', digest: '1'.repeat(16) }], files: [{ path: 'b', digest: '2'.repeat(16) }, { path: 'a', digest: '3'.repeat(16) }] });
+  const record = (url: string) => ({
+    url,
+    ref: 'HEAD',
+    commit: 'a'.repeat(40),
+    tier: 'pulled' as const,
+    entries: [
+      { id: 'f-2', digest: '0'.repeat(16) },
+      { id: 'f-1', digest: '1'.repeat(16) },
+    ],
+    files: [
+      { path: 'b', digest: '2'.repeat(16) },
+      { path: 'a', digest: '3'.repeat(16) },
+    ],
+  });
   it('serializes sorted and stable, and parses back', () => {
     const text = serializeSourcesFile({ version: 1, sources: [record('z'), record('../a')] });
     expect(serializeSourcesFile({ version: 1, sources: [record('../a'), record('z')] })).toBe(text);
@@ -71,8 +91,18 @@ describe('sources.json', () => {
     expect(recordLine(text, 'z')).toBeGreaterThan(recordLine(text, '../a'));
   });
   it('refuses bad JSON, schema violations and duplicate urls, naming the problem', () => {
-    const bad = [parseSourcesFile('{'), parseSourcesFile('{"version":1,"sources":[{"url":"x"}]}'), parseSourcesFile(serializeSourcesFile({ version: 1, sources: [record('x')] }).replace('"sources": [', `"sources": [${JSON.stringify(record('x'))},`))];
-    expect(bad.map((b) => (b.ok ? 'ok' : b.diagnostics[0]!.ruleId))).toEqual(['sources/invalid-json', 'sources/schema', 'sources/duplicate-url']);
+    const bad = [
+      parseSourcesFile('{'),
+      parseSourcesFile('{"version":1,"sources":[{"url":"x"}]}'),
+      parseSourcesFile(
+        serializeSourcesFile({ version: 1, sources: [record('x')] }).replace('"sources": [', `"sources": [${JSON.stringify(record('x'))},`),
+      ),
+    ];
+    expect(bad.map((b) => (b.ok ? 'ok' : b.diagnostics[0]!.ruleId))).toEqual([
+      'sources/invalid-json',
+      'sources/schema',
+      'sources/duplicate-url',
+    ]);
   });
   it('records local paths relative to the root, URLs verbatim', () => {
     expect(recordedUrl({ kind: 'local', location: '/srv/x/repo-a' }, '/srv/x/repo-b')).toBe('../repo-a');
@@ -96,9 +126,18 @@ describe('artifact copies', () => {
     expect(setArtifactTier('---js\nmodule.exports = {}\n---\n', 'pulled', 'x.md')).toBeNull();
   });
   it('copies only mechanical artifacts and fixture refs under the fixtures folder that are regular files', () => {
-    const text = artifact.replace('negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts]', 'negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts, ../outside.ts, src/a.ts, .agents/constraints/fixtures/f-a-002/link.ts, /etc/passwd]');
+    const text = artifact.replace(
+      'negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts]',
+      'negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts, ../outside.ts, src/a.ts, .agents/constraints/fixtures/f-a-002/link.ts, /etc/passwd]',
+    );
     const blob = (p: string, mode = '100644') => [p, { mode, sha: p, path: p }] as const;
-    const tree = new Map([blob('.agents/findings/f-a-002.md'), blob('.agents/constraints/fixtures/f-a-002/positive.ts'), blob('.agents/constraints/fixtures/f-a-002/negative.ts'), blob('.agents/constraints/fixtures/f-a-002/link.ts', '120000'), blob('src/a.ts')]);
+    const tree = new Map([
+      blob('.agents/findings/f-a-002.md'),
+      blob('.agents/constraints/fixtures/f-a-002/positive.ts'),
+      blob('.agents/constraints/fixtures/f-a-002/negative.ts'),
+      blob('.agents/constraints/fixtures/f-a-002/link.ts', '120000'),
+      blob('src/a.ts'),
+    ]);
     const advisory = artifact.replace('id: f-a-002', 'id: f-a-001').replace('detectability: mechanical', 'detectability: advisory');
     const plan = planArtifacts(
       { tree, written: new Map([['f-a-002', 'f-a-002']]), tier: 'pulled', sourceLabel: '../a' },
@@ -108,14 +147,25 @@ describe('artifact copies', () => {
       ]),
     );
     expect(plan.files.map((f) => f.path)).toEqual(['.agents/findings/f-a-002.md']);
-    expect(plan.fixtures.map((f) => f.path)).toEqual(['.agents/constraints/fixtures/f-a-002/positive.ts', '.agents/constraints/fixtures/f-a-002/negative.ts']);
-    expect(plan.diagnostics.map((d) => d.ruleId)).toEqual(['pull/fixture-path', 'pull/fixture-path', 'pull/fixture-missing', 'pull/fixture-path']);
+    expect(plan.fixtures.map((f) => f.path)).toEqual([
+      '.agents/constraints/fixtures/f-a-002/positive.ts',
+      '.agents/constraints/fixtures/f-a-002/negative.ts',
+    ]);
+    expect(plan.diagnostics.map((d) => d.ruleId)).toEqual([
+      'pull/fixture-path',
+      'pull/fixture-path',
+      'pull/fixture-missing',
+      'pull/fixture-path',
+    ]);
   });
 });
 
 describe('copied-file digests ignore what compile and pull manage', () => {
   const ARTIFACT = '.agents/findings/f-a-002.md';
-  const text = readFileSync(path.join(FIXTURES, 'reuse/repo-a/.agents/findings/f-a-002.md'), 'utf8').replace('## Summary', '- Status: active\n\n## Summary');
+  const text = readFileSync(path.join(FIXTURES, 'reuse/repo-a/.agents/findings/f-a-002.md'), 'utf8').replace(
+    '## Summary',
+    '- Status: active\n\n## Summary',
+  );
   const pulled = setArtifactTier(text, 'pulled', ARTIFACT)!;
   const digest = (t: string, p = ARTIFACT): string => copiedFileDigest(p, Buffer.from(t, 'utf8'));
   const carried = (t: string, status: 'retired' | 'superseded', by: string | null): string => {
@@ -147,7 +197,9 @@ describe('copied-file digests ignore what compile and pull manage', () => {
   });
   it('fixtures are digested byte for byte; text without front matter is left as it is', () => {
     const fixture = 'status: a\n';
-    expect(digest(fixture, '.agents/constraints/fixtures/f-a-002/x.md')).not.toBe(digest('status: b\n', '.agents/constraints/fixtures/f-a-002/x.md'));
+    expect(digest(fixture, '.agents/constraints/fixtures/f-a-002/x.md')).not.toBe(
+      digest('status: b\n', '.agents/constraints/fixtures/f-a-002/x.md'),
+    );
     expect(normalizeArtifactText('no front matter\nstatus: x\n')).toBe('no front matter\nstatus: x\n');
   });
 });

@@ -16,7 +16,12 @@ function repo(): TestRepo {
 const run = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}, stdin?: string) =>
   runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env }, ...(stdin === undefined ? {} : { stdin }) });
 const ids = (stdout: string): string[] => [...stdout.matchAll(/\[F-([0-9a-f]{8})\]/g)].map((m) => m[1]!);
-const lines = (r: TestRepo): unknown[] => r.read(LEDGER).trim().split('\n').map((l) => JSON.parse(l) as unknown);
+const lines = (r: TestRepo): unknown[] =>
+  r
+    .read(LEDGER)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 
 describe('findings review: producers', () => {
   it('files a round, prints each rendering and writes the ledger and the note', async () => {
@@ -25,11 +30,21 @@ describe('findings review: producers', () => {
     expect(res.code).toBe(0);
     const out = res.stdout.trim().split('\n');
     expect(out).toHaveLength(3);
-    expect(out[0]).toMatch(/^\[F-[0-9a-f]{8}\] api\/rate_limit\.py:88 \(blocker\) — 429 on the 101st request → the 100th request also 429s → use > not >= on the window limit$/);
+    expect(out[0]).toMatch(
+      /^\[F-[0-9a-f]{8}\] api\/rate_limit\.py:88 \(blocker\) — 429 on the 101st request → the 100th request also 429s → use > not >= on the window limit$/,
+    );
     expect(out[1]).toMatch(/^\[F-[0-9a-f]{8}\] api\/log\.py \(minor\) — client id in the log line → only the ip is logged$/);
     expect(out[2]).toMatch(/^\[F-[0-9a-f]{8}\] — \(major\) — issue resolved → docs are missing$/);
     expect(lines(r)).toEqual([
-      expect.objectContaining({ type: 'filed', origin: 'qa', round: 1, index: 0, actor: 'author@example.com', at: NOW, finding: expect.objectContaining({ criterion: 'AC1', file: 'api/rate_limit.py' }) }),
+      expect.objectContaining({
+        type: 'filed',
+        origin: 'qa',
+        round: 1,
+        index: 0,
+        actor: 'author@example.com',
+        at: NOW,
+        finding: expect.objectContaining({ criterion: 'AC1', file: 'api/rate_limit.py' }),
+      }),
       expect.objectContaining({ index: 1, finding: expect.objectContaining({ criterion: 'AC2' }) }),
       expect.objectContaining({ index: 2, finding: expect.objectContaining({ severity: 'major', file: null }) }),
     ]);
@@ -43,12 +58,21 @@ describe('findings review: producers', () => {
     await run(r, ['fail', 'T-1', '--issue', 'one']);
     await run(r, ['pr-fail', 'T-1', '--issue', 'two']);
     await run(r, ['request-changes', 'T-1', '--issue', 'three']);
-    expect(lines(r).map((l) => [(l as { origin: string }).origin, (l as { round: number }).round])).toEqual([['qa', 1], ['pr_gate', 2], ['pm', 3]]);
+    expect(lines(r).map((l) => [(l as { origin: string }).origin, (l as { round: number }).round])).toEqual([
+      ['qa', 1],
+      ['pr_gate', 2],
+      ['pm', 3],
+    ]);
   });
 
   it('reads --findings - from standard input', async () => {
     const r = repo();
-    const res = await run(r, ['request-changes', 'T-1', '--findings', '-'], {}, JSON.stringify([{ severity: 'nit', expected: 'e', actual: 'got 200' }]));
+    const res = await run(
+      r,
+      ['request-changes', 'T-1', '--findings', '-'],
+      {},
+      JSON.stringify([{ severity: 'nit', expected: 'e', actual: 'got 200' }]),
+    );
     expect(res.code).toBe(0);
     expect(ids(res.stdout)).toHaveLength(1);
   });
@@ -112,15 +136,28 @@ describe('findings review: producers', () => {
     expect(r.exists(LEDGER)).toBe(false);
     const ok = await run(r, ['ceo-reject', 'T-1', '--reason', 'the pricing page still shows the old plan']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^\[F-[0-9a-f]{8}\] — \(blocker\) — CEO sign-off on this task → the pricing page still shows the old plan\n$/);
+    expect(ok.stdout).toMatch(
+      /^\[F-[0-9a-f]{8}\] — \(blocker\) — CEO sign-off on this task → the pricing page still shows the old plan\n$/,
+    );
     expect(lines(r)).toEqual([expect.objectContaining({ origin: 'ceo', actor: 'ceo@example.com' })]);
   });
 
   it('task creates and extends the criteria file', async () => {
     const r = makeRepo();
-    expect((await run(r, ['task', 'T-9', '--criterion', 'first', '--criterion', 'second', '--objective', 'obj-1'])).stdout).toBe('AC1  first\nAC2  second\n');
+    expect((await run(r, ['task', 'T-9', '--criterion', 'first', '--criterion', 'second', '--objective', 'obj-1'])).stdout).toBe(
+      'AC1  first\nAC2  second\n',
+    );
     expect((await run(r, ['task', 'T-9', '--criterion', 'second', '--criterion', 'third'])).stdout).toContain('AC3  third');
-    expect(JSON.parse(r.read('.agents/tasks/T-9.json'))).toEqual({ id: 'T-9', owner: 'author@example.com', objective: 'obj-1', criteria: [{ id: 'AC1', text: 'first' }, { id: 'AC2', text: 'second' }, { id: 'AC3', text: 'third' }] });
+    expect(JSON.parse(r.read('.agents/tasks/T-9.json'))).toEqual({
+      id: 'T-9',
+      owner: 'author@example.com',
+      objective: 'obj-1',
+      criteria: [
+        { id: 'AC1', text: 'first' },
+        { id: 'AC2', text: 'second' },
+        { id: 'AC3', text: 'third' },
+      ],
+    });
   });
 });
 
@@ -132,10 +169,25 @@ describe('findings review: resolve, submit, pass, waive, show', () => {
   }
 
   it('resolve accepts the 8-char id, a longer prefix, the full id, any case, F- and [F-…]; reports the rest with exit 1', async () => {
-    const { r, ids: [a, b, c], head } = await filed();
+    const {
+      r,
+      ids: [a, b, c],
+      head,
+    } = await filed();
     const full = (lines(r)[2] as { finding_id: string }).finding_id;
     expect(full.startsWith(c!)).toBe(true);
-    const res = await run(r, ['resolve', 'T-1', '--finding', `[F-${a!.toUpperCase()}]`, '--finding', `F-${full.slice(0, 12)}`, '--finding', 'deadbeef', '--note', 'fixed']);
+    const res = await run(r, [
+      'resolve',
+      'T-1',
+      '--finding',
+      `[F-${a!.toUpperCase()}]`,
+      '--finding',
+      `F-${full.slice(0, 12)}`,
+      '--finding',
+      'deadbeef',
+      '--note',
+      'fixed',
+    ]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('deadbeef: no finding with this id on task "T-1"');
     expect(res.stdout.match(/^addressed /gm)).toHaveLength(2);
@@ -143,11 +195,18 @@ describe('findings review: resolve, submit, pass, waive, show', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${a}: F-${a} is not open (it is addressed)`);
     const events = lines(r).slice(3) as { finding_id: string; commit: string; note: string | null }[];
-    expect(events.map((e) => [e.finding_id.slice(0, 8), e.commit, e.note])).toEqual([[a, head, 'fixed'], [c, head, 'fixed'], [b, head, null]]);
+    expect(events.map((e) => [e.finding_id.slice(0, 8), e.commit, e.note])).toEqual([
+      [a, head, 'fixed'],
+      [c, head, 'fixed'],
+      [b, head, null],
+    ]);
   });
 
   it('resolve names the task an id of another task belongs to', async () => {
-    const { r, ids: [a] } = await filed();
+    const {
+      r,
+      ids: [a],
+    } = await filed();
     await run(r, ['fail', 'T-2', '--issue', 'elsewhere']);
     const res = await run(r, ['resolve', 'T-2', '--finding', a!]);
     expect(res.code).toBe(1);
@@ -155,7 +214,11 @@ describe('findings review: resolve, submit, pass, waive, show', () => {
   });
 
   it('submit refuses while anything is open, listing each open id with the resolve command', async () => {
-    const { r, ids: [a, b, c], head } = await filed();
+    const {
+      r,
+      ids: [a, b, c],
+      head,
+    } = await filed();
     const refused = await run(r, ['submit', 'T-1', '--resolved', `${a}:${head}:off by one fixed`]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`[F-${b}] api/log.py (minor)`);
@@ -168,13 +231,20 @@ describe('findings review: resolve, submit, pass, waive, show', () => {
   });
 
   it('pass verifies the addressed findings of its own origin only', async () => {
-    const { r, ids: [a, b] } = await filed();
+    const {
+      r,
+      ids: [a, b],
+    } = await filed();
     const pm = ids((await run(r, ['request-changes', 'T-1', '--issue', 'pm issue'])).stdout);
     await run(r, ['resolve', 'T-1', '--finding', a!, '--finding', pm[0]!]);
     const res = await run(r, ['pass', 'T-1', '--origin', 'qa']);
     expect(res.stdout).toMatch(new RegExp(`^verified \\[F-${a}\\]`));
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
-    const shown = JSON.parse((await run(r, ['show', 'T-1', '--all', '--format', 'json'])).stdout) as { short_id: string; status: string; round: number }[];
+    const shown = JSON.parse((await run(r, ['show', 'T-1', '--all', '--format', 'json'])).stdout) as {
+      short_id: string;
+      status: string;
+      round: number;
+    }[];
     expect(shown.map((f) => [f.short_id, f.round, f.status])).toEqual([
       [pm[0], 2, 'addressed'],
       [a, 1, 'verified'],
@@ -184,7 +254,10 @@ describe('findings review: resolve, submit, pass, waive, show', () => {
   });
 
   it('waive: auditor only, minor/nit only, open only, real note; records who and when', async () => {
-    const { r, ids: [a, b] } = await filed();
+    const {
+      r,
+      ids: [a, b],
+    } = await filed();
     const denied = await run(r, ['waive', 'T-1', b!, '--note', 'cosmetic']);
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('author@example.com is not listed under "auditor"');
@@ -195,18 +268,48 @@ describe('findings review: resolve, submit, pass, waive, show', () => {
     expect((await run(r, ['waive', 'T-1', b!, '--note', 'TBD'])).code).toBe(1);
     const ok = await run(r, ['waive', 'T-1', b!, '--note', 'logging format changes in T-7']);
     expect(ok.code).toBe(0);
-    expect(lines(r).at(-1)).toEqual(expect.objectContaining({ type: 'waived', actor: 'auditor@example.com', at: NOW, note: 'logging format changes in T-7' }));
+    expect(lines(r).at(-1)).toEqual(
+      expect.objectContaining({ type: 'waived', actor: 'auditor@example.com', at: NOW, note: 'logging format changes in T-7' }),
+    );
     expect((await run(r, ['waive', 'T-1', b!, '--note', 'again, really'])).stderr).toContain('is not open (it is waived)');
   });
 
   it('show: open findings by default, JSON with every field', async () => {
-    const { r, ids: [a] } = await filed();
+    const {
+      r,
+      ids: [a],
+    } = await filed();
     await run(r, ['resolve', 'T-1', '--finding', a!]);
     const open = await run(r, ['show', 'T-1']);
     expect(open.stdout.trim().split('\n')).toHaveLength(2);
     const json = JSON.parse((await run(r, ['show', 'T-1', '--json'])).stdout) as Record<string, unknown>[];
-    expect(Object.keys(json[0]!)).toEqual(expect.arrayContaining(['id', 'status', 'origin', 'round', 'severity', 'file', 'line', 'criterion', 'expected', 'actual', 'fix', 'evidence']));
-    expect(json[0]).toMatchObject({ status: 'open', origin: 'qa', round: 1, severity: 'minor', file: 'api/log.py', line: null, criterion: 'AC2', fix: null, evidence: null });
-    expect((json[0]!['id'] as string)).toMatch(/^[0-9a-f]{32}$/);
+    expect(Object.keys(json[0]!)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'status',
+        'origin',
+        'round',
+        'severity',
+        'file',
+        'line',
+        'criterion',
+        'expected',
+        'actual',
+        'fix',
+        'evidence',
+      ]),
+    );
+    expect(json[0]).toMatchObject({
+      status: 'open',
+      origin: 'qa',
+      round: 1,
+      severity: 'minor',
+      file: 'api/log.py',
+      line: null,
+      criterion: 'AC2',
+      fix: null,
+      evidence: null,
+    });
+    expect(json[0]!['id'] as string).toMatch(/^[0-9a-f]{32}$/);
   });
 });

@@ -12,7 +12,15 @@ const SHA = 'c'.repeat(40);
 
 function file(origin: Origin, severities: Severity[], existing: ReviewFinding[] = [], at = AT): ReviewEvent[] {
   return planFiling({
-    task: 'T-1', origin, taskFile: null, source: 'F.json', elementLines: [], issues: [], actor: 'qa@x.io', at, existing,
+    task: 'T-1',
+    origin,
+    taskFile: null,
+    source: 'F.json',
+    elementLines: [],
+    issues: [],
+    actor: 'qa@x.io',
+    at,
+    existing,
     findings: severities.map((severity, i) => ({ severity, expected: `e${i}`, actual: `a${i}` })),
   }).events;
 }
@@ -21,7 +29,14 @@ const strip = (fs: ReviewFinding[]) => fs.map(({ ledgerLine: _l, ...rest }) => r
 describe('foldEvents', () => {
   const round1 = file('qa', ['blocker', 'minor', 'nit']);
   const f1 = foldEvents(round1);
-  const resolved = planResolutions('T-1', [{ input: f1[0]!.shortId, rev: 'HEAD', commit: SHA, note: 'fixed' }], f1, [], 'dev@x.io', AT).events;
+  const resolved = planResolutions(
+    'T-1',
+    [{ input: f1[0]!.shortId, rev: 'HEAD', commit: SHA, note: 'fixed' }],
+    f1,
+    [],
+    'dev@x.io',
+    AT,
+  ).events;
   const afterResolve = foldEvents([...round1, ...resolved]);
   const verified = planPass('T-1', 'qa', afterResolve, 'qa@x.io', AT).events;
   const waived = planWaiver('T-1', f1[1]!.shortId, 'cosmetic', f1, [], { auditor: ['aud@x.io'] }, 'aud@x.io', AT).events;
@@ -35,16 +50,44 @@ describe('foldEvents', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: all.length - 1 }), { maxLength: 12 }), fc.func(fc.integer()), (dups, key) => {
         const withDups = [...all, ...dups.map((i) => all[i]!)];
-        const shuffled = withDups.map((e, i) => ({ e, k: key(i) })).sort((a, b) => a.k - b.k).map((x) => x.e);
+        const shuffled = withDups
+          .map((e, i) => ({ e, k: key(i) }))
+          .sort((a, b) => a.k - b.k)
+          .map((x) => x.e);
         expect(strip(foldEvents(shuffled))).toEqual(expected);
       }),
     );
   });
   it('ignores transitions the contract forbids', () => {
     const blockerId = f1[0]!.id;
-    const bogusVerify: ReviewEvent = { event_id: 'f'.repeat(32), type: 'verified', task: 'T-1', finding_id: f1[2]!.id, origin: 'qa', actor: null, at: AT };
-    const bogusWaive: ReviewEvent = { event_id: 'e'.repeat(32), type: 'waived', task: 'T-1', finding_id: blockerId, note: 'meh', actor: 'x@x.io', at: AT };
-    const orphan: ReviewEvent = { event_id: 'd'.repeat(32), type: 'addressed', task: 'T-1', finding_id: '9'.repeat(32), commit: SHA, note: null, actor: null, at: AT };
+    const bogusVerify: ReviewEvent = {
+      event_id: 'f'.repeat(32),
+      type: 'verified',
+      task: 'T-1',
+      finding_id: f1[2]!.id,
+      origin: 'qa',
+      actor: null,
+      at: AT,
+    };
+    const bogusWaive: ReviewEvent = {
+      event_id: 'e'.repeat(32),
+      type: 'waived',
+      task: 'T-1',
+      finding_id: blockerId,
+      note: 'meh',
+      actor: 'x@x.io',
+      at: AT,
+    };
+    const orphan: ReviewEvent = {
+      event_id: 'd'.repeat(32),
+      type: 'addressed',
+      task: 'T-1',
+      finding_id: '9'.repeat(32),
+      commit: SHA,
+      note: null,
+      actor: null,
+      at: AT,
+    };
     expect(foldEvents([...round1, bogusVerify, bogusWaive, orphan]).map((f) => f.status)).toEqual(['open', 'open', 'open']);
   });
   it('parses lines back to the same state, and appends start on a new line', () => {
@@ -53,7 +96,11 @@ describe('foldEvents', () => {
     expect(next).toContain('}\n{');
     const parsed = parseLedger(next, '.agents/reviews/T-1.jsonl', 'T-1');
     expect(parsed.diagnostics).toEqual([]);
-    expect(foldEvents(parsed.events).map((f) => [f.status, f.ledgerLine])).toEqual([['addressed', 1], ['open', 2], ['open', 3]]);
+    expect(foldEvents(parsed.events).map((f) => [f.status, f.ledgerLine])).toEqual([
+      ['addressed', 1],
+      ['open', 2],
+      ['open', 3],
+    ]);
   });
 });
 
@@ -62,7 +109,14 @@ describe('verification per origin (planPass)', () => {
   const pm = file('pm', ['major'], foldEvents(qa));
   const events = [...qa, ...pm];
   const folded = foldEvents(events);
-  const resolveAll = planResolutions('T-1', folded.slice(0, 3).map((f) => ({ input: f.id, rev: 'HEAD', commit: SHA, note: null })), folded, [], null, AT).events;
+  const resolveAll = planResolutions(
+    'T-1',
+    folded.slice(0, 3).map((f) => ({ input: f.id, rev: 'HEAD', commit: SHA, note: null })),
+    folded,
+    [],
+    null,
+    AT,
+  ).events;
   const state = foldEvents([...events, ...resolveAll.slice(0, 1), ...resolveAll.slice(2)]); // qa#2 left open
   it.each([
     ['qa', 1],
@@ -82,13 +136,21 @@ describe('resolutions', () => {
   const ev = file('qa', ['major', 'minor']);
   const fs = foldEvents(ev);
   const other = foldEvents(file('qa', ['nit']).map((e) => ({ ...e, task: 'T-2' })));
-  const plan = (input: string, findings = fs) => planResolutions('T-1', [{ input, rev: 'HEAD', commit: SHA, note: null }], findings, other, null, AT);
+  const plan = (input: string, findings = fs) =>
+    planResolutions('T-1', [{ input, rev: 'HEAD', commit: SHA, note: null }], findings, other, null, AT);
   it('reports unknown ids, ids of another task, and already-addressed findings; valid ones still apply', () => {
-    const p = planResolutions('T-1', [
-      { input: fs[0]!.shortId, rev: 'HEAD', commit: SHA, note: null },
-      { input: 'ffffffff', rev: 'HEAD', commit: SHA, note: null },
-      { input: other[0]!.shortId, rev: 'HEAD', commit: SHA, note: null },
-    ], fs, other, null, AT);
+    const p = planResolutions(
+      'T-1',
+      [
+        { input: fs[0]!.shortId, rev: 'HEAD', commit: SHA, note: null },
+        { input: 'ffffffff', rev: 'HEAD', commit: SHA, note: null },
+        { input: other[0]!.shortId, rev: 'HEAD', commit: SHA, note: null },
+      ],
+      fs,
+      other,
+      null,
+      AT,
+    );
     expect(p.applied.map((f) => f.id)).toEqual([fs[0]!.id]);
     expect(p.problems).toEqual([expect.stringContaining('no finding with this id'), expect.stringContaining('belongs to task "T-2"')]);
     const addressed = foldEvents([...ev, ...p.events]);
@@ -112,7 +174,8 @@ describe('waiver refusals (planWaiver)', () => {
   const ev = file('qa', ['blocker', 'major', 'minor', 'nit']);
   const fs = foldEvents(ev);
   const roles = { auditor: ['aud@x.io'] };
-  const waive = (i: number, note = 'cosmetic, tracked in T-9', actor: string | null = 'aud@x.io', findings = fs) => planWaiver('T-1', fs[i]!.shortId, note, findings, [], roles, actor, AT);
+  const waive = (i: number, note = 'cosmetic, tracked in T-9', actor: string | null = 'aud@x.io', findings = fs) =>
+    planWaiver('T-1', fs[i]!.shortId, note, findings, [], roles, actor, AT);
   it.each([
     ['a blocker', () => waive(0), 'must be fixed, never waived'],
     ['a major', () => waive(1), 'must be fixed, never waived'],
@@ -121,7 +184,11 @@ describe('waiver refusals (planWaiver)', () => {
     ['an empty note', () => waive(3, '  '), 'placeholder'],
     ['a placeholder note', () => waive(3, 'N/A'), 'placeholder'],
     ['an unknown id', () => planWaiver('T-1', 'ffffffff', 'x y', fs, [], roles, 'aud@x.io', AT), 'no finding'],
-    ['a finding that is not open', () => waive(3, 'ok then, cosmetic', 'aud@x.io', foldEvents([...ev, ...waive(3).events])), 'is not open (it is waived)'],
+    [
+      'a finding that is not open',
+      () => waive(3, 'ok then, cosmetic', 'aud@x.io', foldEvents([...ev, ...waive(3).events])),
+      'is not open (it is waived)',
+    ],
   ])('refuses %s', (_name, run, message) => {
     const p = run();
     expect(p.events).toEqual([]);
@@ -136,7 +203,16 @@ describe('waiver refusals (planWaiver)', () => {
 
 describe('parseLedger', () => {
   it('names unknown fields of an event', () => {
-    const line = JSON.stringify({ event_id: '1'.repeat(32), type: 'verified', task: 'T-1', finding_id: '2'.repeat(32), origin: 'qa', actor: null, at: AT, note: 'x' });
+    const line = JSON.stringify({
+      event_id: '1'.repeat(32),
+      type: 'verified',
+      task: 'T-1',
+      finding_id: '2'.repeat(32),
+      origin: 'qa',
+      actor: null,
+      at: AT,
+      note: 'x',
+    });
     expect(parseLedger(line, 'L', 'T-1').diagnostics.map((d) => d.message)).toEqual(['unknown field "note" for a verified event']);
   });
 });

@@ -17,9 +17,11 @@ function repo(): TestRepo {
   r.commitAll('init');
   return r;
 }
-const run = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}) => runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env } });
+const run = (r: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runFindings(['review', ...args], { cwd: r.root, env: { FINDINGS_NOW: NOW, ...env } });
 const idsOf = (stdout: string): string[] => [...stdout.matchAll(/\[F-([0-9a-f]{8})\]/g)].map((m) => m[1]!);
-const gate = (r: TestRepo, localRef = 'refs/heads/feature/T-1') => reviewPushGate({ root: r.root, commit: r.git('rev-parse', 'HEAD').trim(), localRef });
+const gate = (r: TestRepo, localRef = 'refs/heads/feature/T-1') =>
+  reviewPushGate({ root: r.root, commit: r.git('rev-parse', 'HEAD').trim(), localRef });
 
 describe('taskFromBranch', () => {
   const def = '^(?:.*/)?([A-Za-z0-9][A-Za-z0-9._-]{0,127})$';
@@ -59,7 +61,10 @@ describe('the push gate (reviewPushGate) on real commits', () => {
     const pass = await run(r, ['pass', 'T-1', '--origin', 'qa']);
     expect(pass.stdout.match(/^verified/gm)).toHaveLength(2);
     const { findings } = await readLedger(worktreeFiles(r.root), 'T-1');
-    expect(findings.map((f) => [f.shortId, f.status, f.resolution?.commit])).toEqual([[a, 'verified', fix], [b, 'verified', r.git('rev-parse', 'HEAD~1').trim()]]);
+    expect(findings.map((f) => [f.shortId, f.status, f.resolution?.commit])).toEqual([
+      [a, 'verified', fix],
+      [b, 'verified', r.git('rev-parse', 'HEAD~1').trim()],
+    ]);
   });
 
   it('finds the task from a Task: trailer and from a configured branch pattern', async () => {
@@ -101,7 +106,15 @@ describe('pre-push validates the pushed review files', () => {
     // `main` names no task, so the open-findings gate has nothing to say: only validation can refuse.
     expect(r.tryGit(['push', 'origin', 'main']).code).toBe(0);
     const findingId = (JSON.parse(r.read(LEDGER).split('\n')[1]!) as { finding_id: string }).finding_id;
-    const forged = JSON.stringify({ event_id: 'e'.repeat(32), type: 'waived', task: 'T-1', finding_id: findingId, note: 'fine', actor: 'auditor@example.com', at: NOW });
+    const forged = JSON.stringify({
+      event_id: 'e'.repeat(32),
+      type: 'waived',
+      task: 'T-1',
+      finding_id: findingId,
+      note: 'fine',
+      actor: 'auditor@example.com',
+      at: NOW,
+    });
     r.write(LEDGER, `${r.read(LEDGER)}${forged}\n`);
     r.commitAll('sneak a waiver in');
     const refused = r.tryGit(['push', 'origin', 'main']);
@@ -139,7 +152,9 @@ describe('merging two branches', () => {
     const [left] = idsOf((await run(r, ['pr-fail', 'T-1', '--issue', 'left issue'], { FINDINGS_NOW: '2026-03-05T00:00:00Z' })).stdout);
     r.commitAll('left');
     r.git('checkout', '-q', 'main');
-    const [right] = idsOf((await run(r, ['request-changes', 'T-1', '--issue', 'right issue'], { FINDINGS_NOW: '2026-03-06T00:00:00Z' })).stdout);
+    const [right] = idsOf(
+      (await run(r, ['request-changes', 'T-1', '--issue', 'right issue'], { FINDINGS_NOW: '2026-03-06T00:00:00Z' })).stdout,
+    );
     r.commitAll('right');
     const merge = r.tryGit(['merge', '-q', '--no-edit', 'left']);
     expect(merge.code).toBe(0);
@@ -147,7 +162,10 @@ describe('merging two branches', () => {
     expect(diagnostics).toEqual([]);
     expect(findings.map((f) => [f.shortId, f.origin, f.round, f.status])).toEqual([
       [base, 'qa', 1, 'addressed'],
-      ...[[left, 'pr_gate', 2, 'open'], [right, 'pm', 2, 'open']].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+      ...[
+        [left, 'pr_gate', 2, 'open'],
+        [right, 'pm', 2, 'open'],
+      ].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
     ]);
     // the next round continues after the highest round of either branch
     const next = await run(r, ['fail', 'T-1', '--issue', 'after merge']);
@@ -166,15 +184,17 @@ describe('findings validate on ledgers', () => {
     r.copy(path.join(FIXTURES, 'review/ledgers/illegal.jsonl'), LEDGER);
     r.git('config', 'user.email', 'auditor@example.com');
     const got = (await validate(r)).filter((d) => d.file === LEDGER).map((d) => [d.line, d.ruleId]);
-    expect(got).toEqual(expect.arrayContaining([
-      [3, 'review/illegal-transition'], // verified, never addressed
-      [4, 'review/unknown-finding'],
-      [5, 'review/task-mismatch'],
-      [6, 'review/schema'], // severity critical
-      [7, 'review/invalid-json'],
-      [9, 'review/duplicate-event-id'],
-      [10, 'review/illegal-transition'], // waives a blocker
-    ]));
+    expect(got).toEqual(
+      expect.arrayContaining([
+        [3, 'review/illegal-transition'], // verified, never addressed
+        [4, 'review/unknown-finding'],
+        [5, 'review/task-mismatch'],
+        [6, 'review/schema'], // severity critical
+        [7, 'review/invalid-json'],
+        [9, 'review/duplicate-event-id'],
+        [10, 'review/illegal-transition'], // waives a blocker
+      ]),
+    );
     expect(got.filter(([, rule]) => rule === 'review/role-not-held')).toEqual([]); // the prospective author is the auditor
   });
 
@@ -183,13 +203,30 @@ describe('findings validate on ledgers', () => {
     const [, minor] = idsOf((await run(r, ['fail', 'T-1', '--findings', path.join(FIXTURES, 'review/findings/valid.json')])).stdout);
     r.commitAll('qa');
     // a developer forges a waiver line by hand, as if the auditor had written it
-    const forged = JSON.stringify({ event_id: 'f'.repeat(32), type: 'waived', task: 'T-1', finding_id: (JSON.parse(r.read(LEDGER).split('\n')[1]!) as { finding_id: string }).finding_id, note: 'fine', actor: 'auditor@example.com', at: NOW });
+    const forged = JSON.stringify({
+      event_id: 'f'.repeat(32),
+      type: 'waived',
+      task: 'T-1',
+      finding_id: (JSON.parse(r.read(LEDGER).split('\n')[1]!) as { finding_id: string }).finding_id,
+      note: 'fine',
+      actor: 'auditor@example.com',
+      at: NOW,
+    });
     r.write(LEDGER, `${r.read(LEDGER)}${forged}\n`);
     const uncommitted = (await validate(r)).filter((d) => d.ruleId === 'review/role-not-held');
-    expect(uncommitted).toEqual([expect.objectContaining({ line: 3, message: expect.stringContaining('would be authored by author@example.com') })]);
+    expect(uncommitted).toEqual([
+      expect.objectContaining({ line: 3, message: expect.stringContaining('would be authored by author@example.com') }),
+    ]);
     const sha = r.commitAll('sneak a waiver in');
     const atCommit = (await validate(r, sha)).filter((d) => d.ruleId === 'review/role-not-held');
-    expect(atCommit).toEqual([expect.objectContaining({ file: LEDGER, line: 3, severity: 'error', message: expect.stringContaining(`added by author@example.com in commit ${sha.slice(0, 12)}`) })]);
+    expect(atCommit).toEqual([
+      expect.objectContaining({
+        file: LEDGER,
+        line: 3,
+        severity: 'error',
+        message: expect.stringContaining(`added by author@example.com in commit ${sha.slice(0, 12)}`),
+      }),
+    ]);
 
     // the real auditor waives on a clean branch: accepted, and stays valid after the auditor leaves roles.json
     const r2 = repo();
@@ -207,23 +244,36 @@ describe('findings validate on ledgers', () => {
 
   it('checks task and roles files', async () => {
     const r = repo();
-    r.write('.agents/tasks/T-2.json', JSON.stringify({ id: 'T-3', criteria: [{ id: 'AC1', text: 'x' }, { id: 'AC1', text: 'y' }] }));
+    r.write(
+      '.agents/tasks/T-2.json',
+      JSON.stringify({
+        id: 'T-3',
+        criteria: [
+          { id: 'AC1', text: 'x' },
+          { id: 'AC1', text: 'y' },
+        ],
+      }),
+    );
     r.write('.agents/tasks/bad name.json', JSON.stringify({ id: 'bad name', criteria: [] }));
     r.write('.agents/roles.json', JSON.stringify({ auditor: 'me@example.com' }));
     const got = (await validate(r)).map((d) => [d.file, d.ruleId]);
-    expect(got).toEqual(expect.arrayContaining([
-      ['.agents/tasks/T-2.json', 'review/task-id'],
-      ['.agents/tasks/T-2.json', 'review/task-duplicate-criterion'],
-      ['.agents/tasks/bad name.json', 'review/task-id'],
-      ['.agents/roles.json', 'review/roles-schema'],
-    ]));
+    expect(got).toEqual(
+      expect.arrayContaining([
+        ['.agents/tasks/T-2.json', 'review/task-id'],
+        ['.agents/tasks/T-2.json', 'review/task-duplicate-criterion'],
+        ['.agents/tasks/bad name.json', 'review/task-id'],
+        ['.agents/roles.json', 'review/roles-schema'],
+      ]),
+    );
   });
 });
 
 describe('concurrency', () => {
   it('two processes appending to one ledger at once lose nothing', async () => {
     const r = repo();
-    const calls = Array.from({ length: 4 }, (_, i) => spawnFindings(['review', 'fail', 'T-1', '--issue', `from ${i}`, '--issue', `also ${i}`], { cwd: r.root }));
+    const calls = Array.from({ length: 4 }, (_, i) =>
+      spawnFindings(['review', 'fail', 'T-1', '--issue', `from ${i}`, '--issue', `also ${i}`], { cwd: r.root }),
+    );
     const results = await Promise.all(calls);
     expect(results.map((x) => x.code)).toEqual([0, 0, 0, 0]);
     const { findings, diagnostics } = await readLedger(worktreeFiles(r.root), 'T-1');

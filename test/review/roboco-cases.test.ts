@@ -41,10 +41,24 @@ function errorsOf(c: Case): { ruleId: string; field: string }[] {
     if ('problem' in made) return [{ ruleId: made.ruleId, field: 'reason' }];
     findings = [made.finding];
   }
-  const plan = planFiling({ task: 'T-1', origin: ORIGIN[c.producer], taskFile: TASK, findings, source: 'cases.json', elementLines: [], issues: c.issues ?? [], actor: null, at: NOW, existing: [] });
+  const plan = planFiling({
+    task: 'T-1',
+    origin: ORIGIN[c.producer],
+    taskFile: TASK,
+    findings,
+    source: 'cases.json',
+    elementLines: [],
+    issues: c.issues ?? [],
+    actor: null,
+    at: NOW,
+    existing: [],
+  });
   return plan.diagnostics
     .filter((d) => d.severity === 'error')
-    .map((d) => ({ ruleId: d.ruleId, field: /^findings\[\d+\]\.([^:]+):/.exec(d.message)?.[1] ?? (/^--issue\[/.test(d.message) ? 'issue' : '(call)') }));
+    .map((d) => ({
+      ruleId: d.ruleId,
+      field: /^findings\[\d+\]\.([^:]+):/.exec(d.message)?.[1] ?? (/^--issue\[/.test(d.message) ? 'issue' : '(call)'),
+    }));
 }
 
 describe('roboco cases', () => {

@@ -5,7 +5,13 @@ import { planFiling } from '../../src/review/producer.js';
 import { renderFinding } from '../../src/review/render.js';
 import type { TaskFile } from '../../src/review/types.js';
 
-const TASK: TaskFile = { id: 'T-1', criteria: [{ id: 'AC1', text: 'returns 429 over the limit' }, { id: 'AC2', text: 'logs the client' }] };
+const TASK: TaskFile = {
+  id: 'T-1',
+  criteria: [
+    { id: 'AC1', text: 'returns 429 over the limit' },
+    { id: 'AC2', text: 'logs the client' },
+  ],
+};
 const base = { severity: 'major', expected: 'e', actual: 'got 200' };
 const emoji = (n: number): string => '😀'.repeat(n);
 
@@ -89,11 +95,21 @@ describe('finding shape rules', () => {
     ['criterion', { ...base, criterion: 'AC1\u0007' }, 'findings[1].criterion: "AC1\\u0007" contains a control character (U+0007)'],
   ])('a control character in %s refuses the call, naming the finding index and field', (_field, bad, message) => {
     const p = planFiling({
-      task: 'T-1', origin: 'qa', taskFile: TASK, source: 'F.json', elementLines: [2, 3], issues: [], actor: null, at: '2026-01-01T00:00:00Z', existing: [],
+      task: 'T-1',
+      origin: 'qa',
+      taskFile: TASK,
+      source: 'F.json',
+      elementLines: [2, 3],
+      issues: [],
+      actor: null,
+      at: '2026-01-01T00:00:00Z',
+      existing: [],
       findings: [base, bad],
     });
     expect(p.events).toEqual([]);
-    expect(p.diagnostics).toEqual([expect.objectContaining({ line: 3, ruleId: 'review/invalid-finding', message: expect.stringContaining(message) })]);
+    expect(p.diagnostics).toEqual([
+      expect.objectContaining({ line: 3, ruleId: 'review/invalid-finding', message: expect.stringContaining(message) }),
+    ]);
   });
   it('lists the valid criterion ids when a criterion matches nothing', () => {
     const r = checkFinding({ ...base, criterion: 'AC9' }, TASK, 'T-1');
@@ -154,15 +170,41 @@ describe('count guard and merging (planFiling)', () => {
   });
   it('refuses the whole call when one finding is invalid, naming index, field and line', () => {
     const p = planFiling({
-      task: 'T-1', origin: 'qa', taskFile: TASK, source: 'F.json', elementLines: [2, 3], issues: ['docs are missing'], actor: null, at: '2026-01-01T00:00:00Z', existing: [],
+      task: 'T-1',
+      origin: 'qa',
+      taskFile: TASK,
+      source: 'F.json',
+      elementLines: [2, 3],
+      issues: ['docs are missing'],
+      actor: null,
+      at: '2026-01-01T00:00:00Z',
+      existing: [],
       findings: [base, { ...base, line: 0, file: 'a.py' }],
     });
     expect(p.events).toEqual([]);
-    expect(p.diagnostics).toEqual([expect.objectContaining({ file: 'F.json', line: 3, ruleId: 'review/invalid-finding', message: expect.stringContaining('findings[1].line') })]);
+    expect(p.diagnostics).toEqual([
+      expect.objectContaining({
+        file: 'F.json',
+        line: 3,
+        ruleId: 'review/invalid-finding',
+        message: expect.stringContaining('findings[1].line'),
+      }),
+    ]);
   });
   it('round = previous rounds + 1', () => {
     const first = plan(1, 0);
-    const second = planFiling({ task: 'T-1', origin: 'pm', taskFile: TASK, findings: [base], source: 'F.json', elementLines: [], issues: [], actor: null, at: '2026-01-01T00:00:00Z', existing: first.filed });
+    const second = planFiling({
+      task: 'T-1',
+      origin: 'pm',
+      taskFile: TASK,
+      findings: [base],
+      source: 'F.json',
+      elementLines: [],
+      issues: [],
+      actor: null,
+      at: '2026-01-01T00:00:00Z',
+      existing: first.filed,
+    });
     expect(second.filed[0]!.round).toBe(2);
   });
   it('gives 32-hex ids whose 8-char prefix is the shown id', () => {
@@ -186,8 +228,10 @@ describe('renderFinding', () => {
   ])('%s', (_name, parts, expected) => {
     expect(renderFinding({ ...f, ...parts })).toBe(expected);
   });
-  it('keeps a control character of an older ledger line\'s file on one line', () => {
-    expect(renderFinding({ ...f, file: 'src/a\nb\u007f.ts', line: 2, fix: null })).toBe('[F-a1b2c3d4] src/a\\u000ab\\u007f.ts:2 (blocker) — E → A');
+  it("keeps a control character of an older ledger line's file on one line", () => {
+    expect(renderFinding({ ...f, file: 'src/a\nb\u007f.ts', line: 2, fix: null })).toBe(
+      '[F-a1b2c3d4] src/a\\u000ab\\u007f.ts:2 (blocker) — E → A',
+    );
   });
 });
 
@@ -215,19 +259,51 @@ describe('id matching', () => {
 });
 
 describe('placeholders', () => {
-  it.each(['', '   ', 'wip', 'WIP', 'tbd', 'TODO', 'n/a', 'N/A', 'na', 'none', '-', '...', '…', '?', '??', 'T.B.D.', ' None. ', 'fixme'])('%j is a placeholder', (s) => {
-    expect(isPlaceholder(s)).toBe(true);
-  });
+  it.each(['', '   ', 'wip', 'WIP', 'tbd', 'TODO', 'n/a', 'N/A', 'na', 'none', '-', '...', '…', '?', '??', 'T.B.D.', ' None. ', 'fixme'])(
+    '%j is a placeholder',
+    (s) => {
+      expect(isPlaceholder(s)).toBe(true);
+    },
+  );
   it.each([
-    'pending', 'Pending.', 'TODO: later', 'todo later', 'fix later', 'Fix later!', 'fixlater', 'later', 'soon', 'tbc', 'TBA', 'null', 'nil', 'xxx',
-    'wip for now', 'tbd - n/a', 'n / a', 'None yet', 'pending, soon', 'will do', 'fix me', 'TODO(later)', 'later...', '  pending  ',
+    'pending',
+    'Pending.',
+    'TODO: later',
+    'todo later',
+    'fix later',
+    'Fix later!',
+    'fixlater',
+    'later',
+    'soon',
+    'tbc',
+    'TBA',
+    'null',
+    'nil',
+    'xxx',
+    'wip for now',
+    'tbd - n/a',
+    'n / a',
+    'None yet',
+    'pending, soon',
+    'will do',
+    'fix me',
+    'TODO(later)',
+    'later...',
+    '  pending  ',
   ])('%j is a placeholder (only placeholder words)', (s) => {
     expect(isPlaceholder(s)).toBe(true);
   });
   it.each([
-    'pricing page is wrong', 'cosmetic, tracked in T-9', 'no'.concat(' tests for the retry path'),
-    'pending legal review of the license', 'fix later: the retry loop leaks sockets', 'TODO list in README is out of date', 'ship it after 2026-04-01',
-    'none of the criteria are met', 'later than agreed: launch is 2026-05', 'n/a in EU markets: the price is missing',
+    'pricing page is wrong',
+    'cosmetic, tracked in T-9',
+    'no'.concat(' tests for the retry path'),
+    'pending legal review of the license',
+    'fix later: the retry loop leaks sockets',
+    'TODO list in README is out of date',
+    'ship it after 2026-04-01',
+    'none of the criteria are met',
+    'later than agreed: launch is 2026-05',
+    'n/a in EU markets: the price is missing',
   ])('%j is a reason', (s) => {
     expect(isPlaceholder(s)).toBe(false);
   });

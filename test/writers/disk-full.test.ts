@@ -46,11 +46,16 @@ describe.runIf(isRoot)('a full disk (tmpfs)', () => {
   it('add exits 2, the registry is unchanged and no temp file is left', async () => {
     const root = mountTmpfs();
     if (root === null) return;
-    const first = await runFindings(['add', '--root', root], { cwd: root, stdin: JSON.stringify(entry({ id: 'f-d-old', pattern: 'The entry that was there before' })) });
+    const first = await runFindings(['add', '--root', root], {
+      cwd: root,
+      stdin: JSON.stringify(entry({ id: 'f-d-old', pattern: 'The entry that was there before' })),
+    });
     expect(first.code, first.stderr).toBe(0);
     const before = readFileSync(path.join(root, REGISTRY));
     fill(root, 8192);
-    const many = Array.from({ length: 40 }, (_, i) => entry({ id: `f-d-${i}`, pattern: `Disk full finding number ${i} ${'padding '.repeat(40)}` }));
+    const many = Array.from({ length: 40 }, (_, i) =>
+      entry({ id: `f-d-${i}`, pattern: `Disk full finding number ${i} ${'padding '.repeat(40)}` }),
+    );
     const r = await runFindings(['add', '--root', root], { cwd: root, stdin: JSON.stringify(many) });
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).toContain('cannot write .agents/findings/registry.jsonl (ENOSPC: disk full); it is unchanged');

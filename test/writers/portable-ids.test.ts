@@ -10,9 +10,12 @@ import { makeRepo, runFindings } from '../helpers/repo.js';
 import { entry, jsonl, REGISTRY } from '../registry/entries.js';
 
 describe('idFileNameProblem', () => {
-  it.each(['CON', 'con', 'Prn', 'AUX', 'nul', 'COM1', 'com9', 'LPT1', 'lpt9', 'CON.md', 'nul.txt', 'Com3.x.y'])('refuses the reserved name %s', (id) => {
-    expect(idFileNameProblem(id)).toMatch(/device name Windows reserves/);
-  });
+  it.each(['CON', 'con', 'Prn', 'AUX', 'nul', 'COM1', 'com9', 'LPT1', 'lpt9', 'CON.md', 'nul.txt', 'Com3.x.y'])(
+    'refuses the reserved name %s',
+    (id) => {
+      expect(idFileNameProblem(id)).toMatch(/device name Windows reserves/);
+    },
+  );
   it.each(['a.', 'f-1.', 'f-1..'])('refuses the trailing dot in %s', (id) => {
     expect(idFileNameProblem(id)).toMatch(/ends with a dot or a space/);
   });
@@ -30,7 +33,12 @@ describe('idFileNameProblem', () => {
 
 describe('validate', () => {
   it('reports a reserved id, a trailing dot and a case-only clash in the registry', () => {
-    const text = jsonl(entry({ id: 'CON', pattern: 'One' }), entry({ id: 'f-a.', pattern: 'Two' }), entry({ id: 'f-b', pattern: 'Three' }), entry({ id: 'F-B', pattern: 'Four' }));
+    const text = jsonl(
+      entry({ id: 'CON', pattern: 'One' }),
+      entry({ id: 'f-a.', pattern: 'Two' }),
+      entry({ id: 'f-b', pattern: 'Three' }),
+      entry({ id: 'F-B', pattern: 'Four' }),
+    );
     const d = validateRegistryText(REGISTRY, text).filter((x) => x.ruleId === 'registry/unsafe-id' || x.ruleId === 'registry/case-clash');
     expect(d.map((x) => [x.line, x.ruleId])).toEqual([
       [1, 'registry/unsafe-id'],
@@ -45,10 +53,16 @@ describe('writers', () => {
   it('add refuses CON and an id that differs from an existing one only in case; nothing written', async () => {
     const text = jsonl(entry({ id: 'f-b', pattern: 'Three' }));
     const repo = makeRepo({ [REGISTRY]: text });
-    const con = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'CON', pattern: 'One' })) });
+    const con = await runFindings(['add', '--root', repo.root], {
+      cwd: repo.root,
+      stdin: JSON.stringify(entry({ id: 'CON', pattern: 'One' })),
+    });
     expect(con.code).toBe(1);
     expect(con.stdout).toContain('id is a device name Windows reserves (CON)');
-    const clash = await runFindings(['add', '--root', repo.root], { cwd: repo.root, stdin: JSON.stringify(entry({ id: 'F-B', pattern: 'Four' })) });
+    const clash = await runFindings(['add', '--root', repo.root], {
+      cwd: repo.root,
+      stdin: JSON.stringify(entry({ id: 'F-B', pattern: 'Four' })),
+    });
     expect(clash.code).toBe(1);
     expect(clash.stdout).toContain('id "F-B" differs from "f-b" only in case');
     expect(repo.read(REGISTRY)).toBe(text);

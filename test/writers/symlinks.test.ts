@@ -30,7 +30,8 @@ function outsideDir(): string {
   return tempDir('findings-outside-');
 }
 
-const run = (r: TestRepo, args: string[], stdin?: string) => runFindings(args, { cwd: r.root, env: { FINDINGS_NOW: NOW }, ...(stdin === undefined ? {} : { stdin }) });
+const run = (r: TestRepo, args: string[], stdin?: string) =>
+  runFindings(args, { cwd: r.root, env: { FINDINGS_NOW: NOW }, ...(stdin === undefined ? {} : { stdin }) });
 
 describe('writers refuse targets that leave the repository through a symlink', () => {
   it('review fail: a symlinked note .agents/reviews/T-1.md -> outside is not overwritten', async () => {

@@ -23,7 +23,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   cmd.action(async (positional: string | undefined, opts: AddOptions) => {
     const out = Output.from(io, opts, ['stylish', 'json']);
     if (positional !== undefined && opts.file !== undefined) throw new UsageError('give either --file or "-", not both');
-    if (positional !== undefined && positional !== '-') throw new UsageError(`unexpected argument "${positional}" (use --file ${positional})`);
+    if (positional !== undefined && positional !== '-')
+      throw new UsageError(`unexpected argument "${positional}" (use --file ${positional})`);
     const root = await resolveRoot(opts.root, io);
     const from = opts.file ?? '-';
     let text: string;
@@ -45,12 +46,16 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if ('diagnostic' in parsed) {
       diagnostics = [parsed.diagnostic];
     } else if (parsed.values.length === 0) {
-      diagnostics = [diagnostic({ file: source, ruleId: 'registry/empty-input', message: 'no entries to add (an empty array or empty input)' })];
+      diagnostics = [
+        diagnostic({ file: source, ruleId: 'registry/empty-input', message: 'no entries to add (an empty array or empty input)' }),
+      ];
     } else {
       const result = await addEntries(root, parsed.values, { source });
       diagnostics = result.diagnostics;
       if (!hasErrors(diagnostics)) {
-        const parts = (['appended', 'updated', 'unchanged'] as const).filter((k) => result[k].length > 0).map((k) => `${k} ${result[k].join(', ')}`);
+        const parts = (['appended', 'updated', 'unchanged'] as const)
+          .filter((k) => result[k].length > 0)
+          .map((k) => `${k} ${result[k].join(', ')}`);
         out.info(`findings add: ${parts.join('; ')}`);
       }
     }

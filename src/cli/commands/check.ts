@@ -28,28 +28,46 @@ const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('check', 'Apply the constraint index to staged files (default), named files, every tracked file, or the files changed between two commits.', io)
-    .argument('[paths...]', 'check only these files (or folders): their staged content, or the working tree with --worktree (for lint-staged and editors)')
+  const cmd = baseCommand(
+    'check',
+    'Apply the constraint index to staged files (default), named files, every tracked file, or the files changed between two commits.',
+    io,
+  )
+    .argument(
+      '[paths...]',
+      'check only these files (or folders): their staged content, or the working tree with --worktree (for lint-staged and editors)',
+    )
     .option('--staged', 'check the content in the index (default)')
     .option('--worktree', 'with paths: check the files as they are on disk, with the working-tree constraint index')
     .option('--all', 'check every tracked file (index content), with the working-tree constraint index')
     .option('--from-ref <ref>', 'check the files changed since this commit (their merge base with --to-ref)')
     .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)')
-    .option('--report-suppressions', 'list every hit an inline `findings-ignore` marker or a baseline suppresses, with its reason (stylish; JSON and SARIF always carry them)');
+    .option(
+      '--report-suppressions',
+      'list every hit an inline `findings-ignore` marker or a baseline suppresses, with its reason (stylish; JSON and SARIF always carry them)',
+    );
   addRootOption(cmd);
   addFormatOptions(cmd, FORMATS);
   addWarningOptions(cmd);
   cmd.action(async (paths: string[], opts: CheckOpts) => {
     const out = Output.from(io, opts, FORMATS);
     const root = await resolveGitRoot(opts.root, io);
-    const mode = await modeOf(root, opts, paths.map((p) => repoPath(root, p, io)));
+    const mode = await modeOf(
+      root,
+      opts,
+      paths.map((p) => repoPath(root, p, io)),
+    );
     const skip = parseSkip(io.env);
     skip.ids.delete('all');
     // A long check shows its progress on a TTY (cleared before the report).
     const tty = Boolean(io.stderr.isTTY);
     const onProgress = tty ? (line: string): void => void io.stderr.write(`\r\x1b[K${line}`) : undefined;
     let shown = false;
-    const outcome = await checkConstraints(root, mode, { skip: skip.ids, bypass: null, ...(onProgress ? { onProgress: (l: string) => ((shown = true), onProgress(l)) } : {}) });
+    const outcome = await checkConstraints(root, mode, {
+      skip: skip.ids,
+      bypass: null,
+      ...(onProgress ? { onProgress: (l: string) => ((shown = true), onProgress(l)) } : {}),
+    });
     if (shown) io.stderr.write('\r\x1b[K');
     for (const line of outcome.lines) out.info(line);
     if (outcome.status === 'no-index') {
@@ -65,13 +83,22 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       out.format === 'markdown'
         ? {
             title: 'findings check',
-            scope: outcome.status === 'checked' ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}` : 'invalid constraint index',
+            scope:
+              outcome.status === 'checked'
+                ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}`
+                : 'invalid constraint index',
             changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.indexText)) : null,
           }
         : undefined;
-    await out.diagnostics(verdict.shown, { constraints, listSuppressed: opts.reportSuppressions === true, ...(markdown ? { markdown } : {}) });
+    await out.diagnostics(verdict.shown, {
+      constraints,
+      listSuppressed: opts.reportSuppressions === true,
+      ...(markdown ? { markdown } : {}),
+    });
     if (outcome.status === 'invalid-index') {
-      out.warn(`findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``);
+      out.warn(
+        `findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
+      );
       exit = ExitCode.Usage;
       return;
     }

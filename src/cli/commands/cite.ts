@@ -8,7 +8,10 @@ import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolv
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('cite', 'Record that findings were cited: increments hit_count and sets last_cited (UTC).', io).argument('<ids...>', 'finding ids');
+  const cmd = baseCommand('cite', 'Record that findings were cited: increments hit_count and sets last_cited (UTC).', io).argument(
+    '<ids...>',
+    'finding ids',
+  );
   addRootOption(cmd);
   addFormatOptions(cmd, ['stylish', 'json']);
   cmd.action(async (ids: string[], opts: CommonOptions) => {

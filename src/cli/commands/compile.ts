@@ -29,7 +29,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   addFormatOptions(cmd, ['stylish', 'json', 'markdown']);
   cmd.action(async (opts: CompileOptions) => {
     const out = Output.from(io, opts, ['stylish', 'json', 'markdown']);
-    if (out.format === 'markdown' && !opts.check) throw new UsageError('--format markdown goes with --check (a report of what is not current)');
+    if (out.format === 'markdown' && !opts.check)
+      throw new UsageError('--format markdown goes with --check (a report of what is not current)');
     const root = await resolveRoot(opts.root, io);
     // The compiler (and unified) load only when this command runs (docs/stack-pitfalls.md#9).
     const { runCompile } = await import('../../../compiler/run.js');
@@ -77,12 +78,24 @@ async function markdownReport(root: string, result: CompileRun): Promise<Omit<Fo
   const sections =
     n === 0
       ? []
-      : [['#### Compiled files that are not current', '', '| file | state |', '| --- | --- |', ...result.changes.map((c) => `| ${code(c.path)} | ${cell(c.action)} |`), '', 'Run `npx findings-compile` and commit the result.'].join('\n')];
+      : [
+          [
+            '#### Compiled files that are not current',
+            '',
+            '| file | state |',
+            '| --- | --- |',
+            ...result.changes.map((c) => `| ${code(c.path)} | ${cell(c.action)} |`),
+            '',
+            'Run `npx findings-compile` and commit the result.',
+          ].join('\n'),
+        ];
   return {
     constraints: compiled,
     markdown: {
       title: 'findings compile --check',
-      ...(n === 0 ? { scope: 'all compiled files are current' } : { failure: `${n} compiled file${n === 1 ? ' is' : 's are'} not current` }),
+      ...(n === 0
+        ? { scope: 'all compiled files are current' }
+        : { failure: `${n} compiled file${n === 1 ? ' is' : 's are'} not current` }),
       sections,
       changes: constraintChanges(current, compiled),
     },

@@ -13,7 +13,16 @@ import { formatInterval } from '../../lifecycle/wilson.js';
 import { currentConstraintIds } from '../../constraints/legacy-ids.js';
 import type { CliIo } from '../io.js';
 import { readStdin } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, subCommand, type CommonOptions } from '../options.js';
+import {
+  addFormatOptions,
+  addRootOption,
+  baseCommand,
+  Output,
+  parseArgs,
+  resolveRoot,
+  subCommand,
+  type CommonOptions,
+} from '../options.js';
 
 /** Unreadable inputs (bad JSON, schema) are exit 2; refusals are exit 1. */
 function exitFor(diagnostics: readonly Diagnostic[]): ExitCode {
@@ -51,11 +60,24 @@ async function loadMeasurement(root: string, id: string): Promise<MeasurementRea
 
 function noMeasurement(id: string, read: Exclude<MeasurementRead, { kind: 'ok' }>): Diagnostic[] {
   if (read.kind === 'invalid') return [...read.diagnostics];
-  return [{ file: `.agents/constraints/measurements/${id}.json`, line: 0, column: 0, severity: 'error', ruleId: 'lifecycle/no-measurement', message: `there is no measurement for ${id}; run \`findings constraint measure ${id}\` first` }];
+  return [
+    {
+      file: `.agents/constraints/measurements/${id}.json`,
+      line: 0,
+      column: 0,
+      severity: 'error',
+      ruleId: 'lifecycle/no-measurement',
+      message: `there is no measurement for ${id}; run \`findings constraint measure ${id}\` first`,
+    },
+  ];
 }
 
 /** The sample `--sample` and `sample` draw (same measurement, size and seed → same hits). */
-async function drawSample(m: Measurement, size: string | undefined, seed: string | undefined): Promise<{ hits: MeasuredHit[]; seed: number; unlabelled: number }> {
+async function drawSample(
+  m: Measurement,
+  size: string | undefined,
+  seed: string | undefined,
+): Promise<{ hits: MeasuredHit[]; seed: number; unlabelled: number }> {
   const { sampleHits, DEFAULT_SAMPLE_SIZE } = await import('../../lifecycle/sample.js');
   const n = size === undefined ? DEFAULT_SAMPLE_SIZE : positiveInt(size, '--size');
   const s = seedOption(seed);
@@ -87,7 +109,8 @@ function rawKeys(stdin: NodeJS.ReadStream): { nextKey: () => Promise<string | nu
   stdin.on('end', onEnd);
   stdin.resume();
   return {
-    nextKey: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : ended ? Promise.resolve(null) : new Promise((resolve) => waiting.push(resolve))),
+    nextKey: () =>
+      queue.length > 0 ? Promise.resolve(queue.shift()!) : ended ? Promise.resolve(null) : new Promise((resolve) => waiting.push(resolve)),
     close: () => {
       stdin.off('data', onData);
       stdin.off('end', onEnd);
@@ -119,9 +142,18 @@ interface SampleOpts extends CommonOptions {
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('constraint', 'Measure, label, sample, baseline, activate and retire constraints of .agents/constraints/index.json.', io);
+  const cmd = baseCommand(
+    'constraint',
+    'Measure, label, sample, baseline, activate and retire constraints of .agents/constraints/index.json.',
+    io,
+  );
 
-  const measure = subCommand(cmd, 'measure', 'Replay constraints over the history of HEAD and record samples and distinct hits (each violation once, at the commit that introduced it) in .agents/constraints/measurements/<id>.json.', io)
+  const measure = subCommand(
+    cmd,
+    'measure',
+    'Replay constraints over the history of HEAD and record samples and distinct hits (each violation once, at the commit that introduced it) in .agents/constraints/measurements/<id>.json.',
+    io,
+  )
     .argument('[ids...]', 'constraint ids (default: every shadow constraint; named ones may be active too)')
     .option('--since <rev>', 'only commits after <rev> (<rev>..HEAD)')
     .option('--commits <n>', 'only the newest <n> commits of HEAD');
@@ -152,21 +184,39 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       const read = await readMeasurement(root, m.id);
       const unlabelled = read.kind === 'ok' ? read.measurement.hits.filter((h) => h.label === undefined).map((h) => h.id) : [];
       if (unlabelled.length === 0) continue;
-      out.info(`  ${unlabelled.length} hit(s) to label, e.g.: ${unlabelled.slice(0, 5).join(' ')}${unlabelled.length > 5 ? ` (all in ${m.file})` : ''}`);
-      out.info(`  label them: findings constraint label ${m.id} --interactive [--sample]  (or: findings constraint sample ${m.id} > labels.txt; edit; findings constraint label ${m.id} --from labels.txt)`);
+      out.info(
+        `  ${unlabelled.length} hit(s) to label, e.g.: ${unlabelled.slice(0, 5).join(' ')}${unlabelled.length > 5 ? ` (all in ${m.file})` : ''}`,
+      );
+      out.info(
+        `  label them: findings constraint label ${m.id} --interactive [--sample]  (or: findings constraint sample ${m.id} > labels.txt; edit; findings constraint label ${m.id} --from labels.txt)`,
+      );
     }
     if (r.head !== null) out.info(`measured ${r.measured.length} constraint(s) over ${r.commits} commit(s) at ${r.head.slice(0, 8)}`);
     else if (r.diagnostics.length === 0) out.info('no shadow constraints to measure');
     await out.diagnostics(r.diagnostics);
   });
 
-  const label = subCommand(cmd, 'label', 'Label measured hits as true or false positives (precision = true / labelled): by id, from a file, or at the keyboard.', io)
+  const label = subCommand(
+    cmd,
+    'label',
+    'Label measured hits as true or false positives (precision = true / labelled): by id, from a file, or at the keyboard.',
+    io,
+  )
     .argument('<id>', 'constraint id')
-    .argument('[hit-ids...]', 'hit ids as in the measurement file (<commit8>:<path>:<line>); "-" reads ids from standard input, one per line')
+    .argument(
+      '[hit-ids...]',
+      'hit ids as in the measurement file (<commit8>:<path>:<line>); "-" reads ids from standard input, one per line',
+    )
     .option('--true-positive', 'the hits are real violations')
     .option('--false-positive', 'the hits are not violations')
-    .option('--from <file>', 'read "<hit-id> tp|fp [note…]" lines from a file ("-" = standard input); the output of `constraint sample` once filled in')
-    .option('--interactive', 'show each unlabelled hit with its context and label it with a key (t true, f false, s skip, u undo, q quit); needs a terminal')
+    .option(
+      '--from <file>',
+      'read "<hit-id> tp|fp [note…]" lines from a file ("-" = standard input); the output of `constraint sample` once filled in',
+    )
+    .option(
+      '--interactive',
+      'show each unlabelled hit with its context and label it with a key (t true, f false, s skip, u undo, q quit); needs a terminal',
+    )
     .option('--sample', 'with --interactive: only the hits `constraint sample` draws (same --size and --seed)')
     .option('--size <n>', 'with --sample: how many hits (default 20)')
     .option('--seed <n>', 'with --sample: the seed (default: derived from the measurement)');
@@ -176,8 +226,12 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const flag = opts.truePositive || opts.falsePositive;
     const modes = [hitArgs.length > 0 || flag, opts.from !== undefined, Boolean(opts.interactive)].filter(Boolean).length;
-    if (modes !== 1) throw new UsageError('give hit ids with --true-positive or --false-positive, or --from <file|->, or --interactive (one of the three)');
-    if ((opts.sample || opts.size !== undefined || opts.seed !== undefined) && !opts.interactive) throw new UsageError('--sample, --size and --seed go with --interactive (for a file: findings constraint sample)');
+    if (modes !== 1)
+      throw new UsageError(
+        'give hit ids with --true-positive or --false-positive, or --from <file|->, or --interactive (one of the three)',
+      );
+    if ((opts.sample || opts.size !== undefined || opts.seed !== undefined) && !opts.interactive)
+      throw new UsageError('--sample, --size and --seed go with --interactive (for a file: findings constraint sample)');
     if (!opts.sample && (opts.size !== undefined || opts.seed !== undefined)) throw new UsageError('--size and --seed need --sample');
     const root = await resolveRoot(opts.root, io);
     const [id] = (await currentConstraintIds(root, [givenId], (l) => io.stderr.write(`${l}\n`))) as [string];
@@ -185,7 +239,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (opts.interactive) {
       const stdin = io.stdin as NodeJS.ReadStream;
       if (!stdin.isTTY || !io.stdout.isTTY || typeof stdin.setRawMode !== 'function') {
-        throw new UsageError('--interactive needs a terminal (standard input and output must be a TTY); use --from <file|-> or hit ids instead');
+        throw new UsageError(
+          '--interactive needs a terminal (standard input and output must be a TTY); use --from <file|-> or hit ids instead',
+        );
       }
       const read = await loadMeasurement(root, id);
       if (read.kind !== 'ok') {
@@ -227,14 +283,26 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         else await out.diagnostics(parsed.problems);
         return;
       }
-      r = await applyHitVerdicts(root, id, parsed.verdicts.map((v) => ({ id: v.id, verdict: v.note === undefined ? { label: v.label } : { label: v.label, note: v.note } })));
-      if (!out.machine && parsed.skipped.length > 0) out.info(`${id}: ${parsed.skipped.length} hit(s) without a verdict (?) left unlabelled`);
+      r = await applyHitVerdicts(
+        root,
+        id,
+        parsed.verdicts.map((v) => ({ id: v.id, verdict: v.note === undefined ? { label: v.label } : { label: v.label, note: v.note } })),
+      );
+      if (!out.machine && parsed.skipped.length > 0)
+        out.info(`${id}: ${parsed.skipped.length} hit(s) without a verdict (?) left unlabelled`);
     } else {
-      if (Boolean(opts.truePositive) === Boolean(opts.falsePositive)) throw new UsageError('give exactly one of --true-positive or --false-positive');
+      if (Boolean(opts.truePositive) === Boolean(opts.falsePositive))
+        throw new UsageError('give exactly one of --true-positive or --false-positive');
       if (hitArgs.length === 0) throw new UsageError('give the hit ids to label');
       const hitIds: string[] = [];
       for (const h of hitArgs) {
-        if (h === '-') hitIds.push(...(await readStdin(io)).split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== ''));
+        if (h === '-')
+          hitIds.push(
+            ...(await readStdin(io))
+              .split(/\r?\n/)
+              .map((l) => l.trim())
+              .filter((l) => l !== ''),
+          );
         else hitIds.push(h);
       }
       r = await labelHits(root, id, hitIds, opts.truePositive ? 'true_positive' : 'false_positive');
@@ -248,7 +316,12 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     await out.diagnostics(r.diagnostics);
   });
 
-  const sample = subCommand(cmd, 'sample', 'Print a deterministic random sample of unlabelled distinct hits as a label file: fill in tp or fp, then `constraint label <id> --from <file>`.', io)
+  const sample = subCommand(
+    cmd,
+    'sample',
+    'Print a deterministic random sample of unlabelled distinct hits as a label file: fill in tp or fp, then `constraint label <id> --from <file>`.',
+    io,
+  )
     .argument('<id>', 'constraint id')
     .option('--size <n>', 'how many hits (default 20)')
     .option('--seed <n>', 'the seed (default: derived from the measurement, so the sample is stable until the next measure)');
@@ -276,15 +349,28 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       return (b.toString('utf8').split('\n')[h.line - 1] ?? '').replace(/\r$/, '');
     };
     if (out.machine) {
-      out.json({ id, seed: s.seed, size: s.hits.length, unlabelled: s.unlabelled, hits: s.hits.map((h) => ({ id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, text: lineOf(h) })) });
+      out.json({
+        id,
+        seed: s.seed,
+        size: s.hits.length,
+        unlabelled: s.unlabelled,
+        hits: s.hits.map((h) => ({ id: h.id, commit: h.commit, path: h.path, line: h.line, seen: h.seen, text: lineOf(h) })),
+      });
       return;
     }
     const { labelFileEntry } = await import('../../lifecycle/label-file.js');
-    io.stdout.write(`# ${id}: ${s.hits.length} of ${s.unlabelled} unlabelled distinct hit(s), seed ${s.seed}\n# replace each ? with tp or fp (a note may follow), then: findings constraint label ${id} --from <this file>\n`);
+    io.stdout.write(
+      `# ${id}: ${s.hits.length} of ${s.unlabelled} unlabelled distinct hit(s), seed ${s.seed}\n# replace each ? with tp or fp (a note may follow), then: findings constraint label ${id} --from <this file>\n`,
+    );
     for (const h of s.hits) io.stdout.write(labelFileEntry(h, lineOf(h)));
   });
 
-  const baseline = subCommand(cmd, 'baseline', 'Record the violations of the tracked files at HEAD in .agents/constraints/baselines/<id>.json: activation and the gate then count only violations not in it.', io)
+  const baseline = subCommand(
+    cmd,
+    'baseline',
+    'Record the violations of the tracked files at HEAD in .agents/constraints/baselines/<id>.json: activation and the gate then count only violations not in it.',
+    io,
+  )
     .argument('<id>', 'constraint id')
     .option('--prune', 'drop the recorded violations that no longer occur (records nothing new)');
   addRootOption(baseline);
@@ -297,17 +383,32 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const r = await recordBaseline(root, id, { prune: opts.prune === true });
     exit = exitFor(r.diagnostics);
     if (out.machine) {
-      out.json({ id, file: r.file, state: r.state, violations: r.violations, files: r.files, ...(r.dropped !== undefined ? { dropped: r.dropped } : {}), diagnostics: r.diagnostics });
+      out.json({
+        id,
+        file: r.file,
+        state: r.state,
+        violations: r.violations,
+        files: r.files,
+        ...(r.dropped !== undefined ? { dropped: r.dropped } : {}),
+        diagnostics: r.diagnostics,
+      });
       return;
     }
     await out.diagnostics(r.diagnostics);
     if (r.file !== null) {
       const dropped = r.dropped !== undefined ? `, ${r.dropped} no longer occurring dropped` : '';
-      out.info(`${id}: ${r.violations} violation(s) in ${r.files} file(s) baselined${dropped} → ${r.file} (${r.state}); commit it with the change that needs it`);
+      out.info(
+        `${id}: ${r.violations} violation(s) in ${r.files} file(s) baselined${dropped} → ${r.file} (${r.state}); commit it with the change that needs it`,
+      );
     }
   });
 
-  const activate = subCommand(cmd, 'activate', 'Make a measured shadow constraint active + block (needs enough labelled hits, the precision, and a clean current tree).', io).argument('<id>', 'constraint id');
+  const activate = subCommand(
+    cmd,
+    'activate',
+    'Make a measured shadow constraint active + block (needs enough labelled hits, the precision, and a clean current tree).',
+    io,
+  ).argument('<id>', 'constraint id');
   addRootOption(activate);
   addFormatOptions(activate, ['stylish', 'json']);
   activate.action(async (givenId: string, opts: CommonOptions) => {
@@ -324,13 +425,20 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     await out.diagnostics(r.diagnostics);
     if (r.activated && r.evidence) {
       const e = r.evidence;
-      out.info(`${id}: active + block (precision ${precisionText(e.true_positives, e.labelled, e.precision)}, ${e.true_positives} of ${e.labelled} labelled hits true, ${e.hits} distinct hits in ${e.samples} samples; evidence ${e.evidence_ref})`);
+      out.info(
+        `${id}: active + block (precision ${precisionText(e.true_positives, e.labelled, e.precision)}, ${e.true_positives} of ${e.labelled} labelled hits true, ${e.hits} distinct hits in ${e.samples} samples; evidence ${e.evidence_ref})`,
+      );
     } else {
       out.info(`${id}: not activated`);
     }
   });
 
-  const retire = subCommand(cmd, 'retire', 'Retire an active constraint (it stays in the index for history; the gate ignores it).', io).argument('<id>', 'constraint id');
+  const retire = subCommand(
+    cmd,
+    'retire',
+    'Retire an active constraint (it stays in the index for history; the gate ignores it).',
+    io,
+  ).argument('<id>', 'constraint id');
   addRootOption(retire);
   addFormatOptions(retire, ['stylish', 'json']);
   retire.action(async (givenId: string, opts: CommonOptions) => {

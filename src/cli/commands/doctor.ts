@@ -8,7 +8,11 @@ const FORMATS = ['stylish', 'json'] as const;
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('doctor', 'Report missing or broken hooks, core.hooksPath pointing nowhere, missing .gitattributes lines, and a stale constraint index.', io);
+  const cmd = baseCommand(
+    'doctor',
+    'Report missing or broken hooks, core.hooksPath pointing nowhere, missing .gitattributes lines, and a stale constraint index.',
+    io,
+  );
   addRootOption(cmd);
   addFormatOptions(cmd, FORMATS);
   cmd.action(async (opts: CommonOptions) => {

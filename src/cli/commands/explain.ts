@@ -14,7 +14,11 @@ import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolv
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('explain', 'Trace a constraint, finding, registry entry, candidate class or review finding back through every link, with file and line.', io).argument(
+  const cmd = baseCommand(
+    'explain',
+    'Trace a constraint, finding, registry entry, candidate class or review finding back through every link, with file and line.',
+    io,
+  ).argument(
     '<id>',
     'constraint id (the finding id; an old c-… id is accepted), finding/registry id, candidate class key, or review finding id (8 characters, a longer prefix or the full id)',
   );

@@ -4,7 +4,16 @@ import { ExitCode } from '../../exit-codes.js';
 import type { HookOutcome } from '../../../hooks/outcome.js';
 import { readStdin, type CliIo } from '../io.js';
 import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, subCommand, type CommonOptions } from '../options.js';
+import {
+  addFormatOptions,
+  addRootOption,
+  baseCommand,
+  Output,
+  parseArgs,
+  resolveGitRoot,
+  subCommand,
+  type CommonOptions,
+} from '../options.js';
 
 const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 
@@ -23,7 +32,12 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   /** Options every hook subcommand takes (husky's line may carry --quiet / --max-warnings). */
   const hookOptions = (sub: Command): Command => addWarningOptions(addFormatOptions(addRootOption(sub), FORMATS));
 
-  const preCommitCmd = subCommand(cmd, 'pre-commit', 'validate staged finding files, apply constraints to staged content, check compiled outputs', io);
+  const preCommitCmd = subCommand(
+    cmd,
+    'pre-commit',
+    'validate staged finding files, apply constraints to staged content, check compiled outputs',
+    io,
+  );
   hookOptions(preCommitCmd);
   preCommitCmd.action(async (opts: CommonOptions & WarningOptions) => {
     const out = Output.from(io, opts, FORMATS);
@@ -32,7 +46,12 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     await report(out, await preCommit(root, io.env), opts, root);
   });
 
-  const preMergeCmd = subCommand(cmd, 'pre-merge-commit', 'the pre-commit checks for a conflict-free git merge (only what the merge introduces blocks)', io);
+  const preMergeCmd = subCommand(
+    cmd,
+    'pre-merge-commit',
+    'the pre-commit checks for a conflict-free git merge (only what the merge introduces blocks)',
+    io,
+  );
   hookOptions(preMergeCmd);
   preMergeCmd.action(async (opts: CommonOptions & WarningOptions) => {
     const out = Output.from(io, opts, FORMATS);

@@ -5,7 +5,11 @@ import { addRootOption, baseCommand, parseArgs, resolveGitRoot, type CommonOptio
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('init', 'Set up a repository: .husky/pre-commit, pre-merge-commit and pre-push (chaining hooks that ran before), .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.', io);
+  const cmd = baseCommand(
+    'init',
+    'Set up a repository: .husky/pre-commit, pre-merge-commit and pre-push (chaining hooks that ran before), .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.',
+    io,
+  );
   addRootOption(cmd);
   cmd.action(async (opts: CommonOptions) => {
     const root = await resolveGitRoot(opts.root, io);

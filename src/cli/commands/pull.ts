@@ -34,7 +34,13 @@ function pullJson(r: PullResult): unknown {
 
 function summary(r: PullResult): string {
   const written = r.files.filter((f) => f.action === 'created' || f.action === 'updated').length;
-  const parts = [`${r.added.length} added`, `${r.updated.length} updated`, `${r.retired.length} retired`, `${r.keptLocal.length} kept local`, `${written} file${written === 1 ? '' : 's'} written`];
+  const parts = [
+    `${r.added.length} added`,
+    `${r.updated.length} updated`,
+    `${r.retired.length} retired`,
+    `${r.keptLocal.length} kept local`,
+    `${written} file${written === 1 ? '' : 's'} written`,
+  ];
   const nothing = !r.registryChanged && !r.sourcesChanged && written === 0;
   return `pulled ${r.url} at ${r.commit?.slice(0, 12) ?? '?'} (${r.ref}): ${parts.join(', ')}${nothing ? '; nothing changed' : ''}`;
 }
@@ -45,7 +51,11 @@ function checkJson(checks: readonly SourceCheck[], diagnostics: unknown): unknow
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('pull', "Import another repository's active findings (registry lines, mechanical artifacts and their fixtures), read with git only.", io)
+  const cmd = baseCommand(
+    'pull',
+    "Import another repository's active findings (registry lines, mechanical artifacts and their fixtures), read with git only.",
+    io,
+  )
     .argument('[source]', 'a local path or any URL git can fetch (optional with --check: every recorded source)')
     .option('--ref <ref>', "the source's ref to read (default: its HEAD)")
     .addOption(new Option('--tier <tier>', 'tier of imported entries').choices(['pulled', 'seed']).default('pulled'))
@@ -61,14 +71,25 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       else {
         await out.diagnostics(diagnostics);
         for (const c of checks) if (c.state === 'current') out.info(`${c.url} (${c.ref}) is current at ${c.current?.slice(0, 12)}`);
-        if (checks.length === 0 && diagnostics.length === 0) out.info('no sources recorded in .agents/findings/sources.json; nothing to check');
+        if (checks.length === 0 && diagnostics.length === 0)
+          out.info('no sources recorded in .agents/findings/sources.json; nothing to check');
       }
-      exit = checks.some((c) => c.state === 'unreadable') || (checks.length === 0 && diagnostics.length > 0) ? ExitCode.Usage : checks.some((c) => c.state !== 'current') ? ExitCode.Failed : ExitCode.Ok;
+      exit =
+        checks.some((c) => c.state === 'unreadable') || (checks.length === 0 && diagnostics.length > 0)
+          ? ExitCode.Usage
+          : checks.some((c) => c.state !== 'current')
+            ? ExitCode.Failed
+            : ExitCode.Ok;
       return;
     }
     if (source === undefined) throw new UsageError('missing required argument "source" (a path or URL; only --check may omit it)');
     if (opts.ref !== undefined && opts.ref === '') throw new UsageError('--ref must not be empty');
-    const result = await pullSource(root, { source, ...(opts.ref !== undefined ? { ref: opts.ref } : {}), tier: opts.tier ?? 'pulled', cwd: io.cwd });
+    const result = await pullSource(root, {
+      source,
+      ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
+      tier: opts.tier ?? 'pulled',
+      cwd: io.cwd,
+    });
     if (out.machine) out.json(pullJson(result));
     else {
       await out.diagnostics(result.diagnostics);

@@ -7,7 +7,17 @@ import { stableStringify } from '../../json-stable.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { WORK_SHAPES } from '../../types.js';
 import type { CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, collect, listOption, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
+import {
+  addFormatOptions,
+  addRootOption,
+  baseCommand,
+  collect,
+  listOption,
+  Output,
+  parseArgs,
+  resolveRoot,
+  type CommonOptions,
+} from '../options.js';
 
 interface RankOptions extends CommonOptions {
   when?: string[];
@@ -18,7 +28,23 @@ interface RankOptions extends CommonOptions {
 }
 
 /** Key order of one `--json` item (docs/registry.md). */
-const RANK_KEY_ORDER = ['rank', 'id', 'severity', 'category', 'pattern', 'detection_question', 'checklist_item', 'applicable_when', 'applicable_languages', 'dedup_key', 'match', 'when', 'languages', 'paths', 'keywords'];
+const RANK_KEY_ORDER = [
+  'rank',
+  'id',
+  'severity',
+  'category',
+  'pattern',
+  'detection_question',
+  'checklist_item',
+  'applicable_when',
+  'applicable_languages',
+  'dedup_key',
+  'match',
+  'when',
+  'languages',
+  'paths',
+  'keywords',
+];
 
 export function rankJson(ranked: readonly RankedEntry[]): string {
   return stableStringify(
@@ -42,7 +68,10 @@ export function rankJson(ranked: readonly RankedEntry[]): string {
 function rankText(ranked: readonly RankedEntry[]): string {
   if (ranked.length === 0) return 'no active findings\n';
   return ranked
-    .map((r, i) => `${i + 1}. ${r.entry.id}  [${r.entry.severity}]  ${r.entry.pattern}\n   ask:   ${r.entry.detection_question}\n   check: ${r.entry.checklist_item}\n`)
+    .map(
+      (r, i) =>
+        `${i + 1}. ${r.entry.id}  [${r.entry.severity}]  ${r.entry.pattern}\n   ask:   ${r.entry.detection_question}\n   check: ${r.entry.checklist_item}\n`,
+    )
     .join('');
 }
 
@@ -65,7 +94,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, ['stylish', 'json']);
     const when = listOption(opts.when);
     const unknown = when.filter((w) => !(WORK_SHAPES as readonly string[]).includes(w));
-    if (unknown.length > 0) throw new UsageError(`--when: unknown work shape ${unknown.map((u) => `"${u}"`).join(', ')} (one of ${WORK_SHAPES.join(', ')})`);
+    if (unknown.length > 0)
+      throw new UsageError(`--when: unknown work shape ${unknown.map((u) => `"${u}"`).join(', ')} (one of ${WORK_SHAPES.join(', ')})`);
     const limit = parseLimit(opts.limit);
     const root = await resolveRoot(opts.root, io);
     const registry = await readRegistry(worktreeFiles(root));
@@ -73,7 +103,13 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (registry.warnings.length > 0) out.warn(formatStylish(registry.warnings, out.errPaint).trimEnd());
     const ranked = rankEntries(
       registry.entries.map((l) => l.entry),
-      { when, languages: listOption(opts.lang), paths: listOption(opts.path), ...(opts.text === undefined ? {} : { text: opts.text }), limit },
+      {
+        when,
+        languages: listOption(opts.lang),
+        paths: listOption(opts.path),
+        ...(opts.text === undefined ? {} : { text: opts.text }),
+        limit,
+      },
     );
     io.stdout.write(out.machine ? rankJson(ranked) : rankText(ranked));
   });

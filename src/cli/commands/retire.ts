@@ -21,7 +21,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const root = await resolveRoot(opts.root, io);
     const change = opts.supersededBy === undefined ? { id } : { id, supersededBy: opts.supersededBy };
     const { diagnostics } = await retireEntries(root, [change]);
-    if (!hasErrors(diagnostics)) out.info(opts.supersededBy === undefined ? `findings retire: ${id} retired` : `findings retire: ${id} superseded by ${opts.supersededBy}`);
+    if (!hasErrors(diagnostics))
+      out.info(
+        opts.supersededBy === undefined ? `findings retire: ${id} retired` : `findings retire: ${id} superseded by ${opts.supersededBy}`,
+      );
     await out.diagnostics(diagnostics);
     exit = hasErrors(diagnostics) ? ExitCode.Failed : ExitCode.Ok;
   });

@@ -27,7 +27,17 @@ import { holdsRole, readRoles } from '../../review/roles.js';
 import { regenerateNote, updateLedger } from '../../review/store.js';
 import { ORIGINS, type Origin, type TaskFile } from '../../review/types.js';
 import { readStdin, type CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, collect, Output, parseArgs, resolveRoot, subCommand, type CommonOptions } from '../options.js';
+import {
+  addFormatOptions,
+  addRootOption,
+  baseCommand,
+  collect,
+  Output,
+  parseArgs,
+  resolveRoot,
+  subCommand,
+  type CommonOptions,
+} from '../options.js';
 
 const PRODUCERS: readonly { name: string; origin: Origin; who: string }[] = [
   { name: 'fail', origin: 'qa', who: 'QA' },
@@ -54,7 +64,12 @@ function problemsOut(io: CliIo, verb: string, problems: readonly string[]): void
 const stamp = (io: CliIo): string => isoSeconds(now(io.env));
 
 /** Findings of other tasks, read only when an id is unknown here (for "belongs to task X"). */
-async function othersIfUnknown(root: string, task: string, inputs: readonly string[], findings: readonly ReviewFinding[]): Promise<ReviewFinding[]> {
+async function othersIfUnknown(
+  root: string,
+  task: string,
+  inputs: readonly string[],
+  findings: readonly ReviewFinding[],
+): Promise<ReviewFinding[]> {
   const ids = findings.map((f) => f.id);
   if (!inputs.some((i) => matchId(i, ids).kind === 'unknown')) return [];
   return (await readAllLedgers(worktreeFiles(root))).findings.filter((f) => f.task !== task);
@@ -75,7 +90,16 @@ interface FileOptions extends CommonOptions {
 }
 
 /** Files one round and prints each new finding rendered. Shared by fail, pr-fail, request-changes and ceo-reject. */
-async function fileRound(io: CliIo, root: string, task: string, origin: Origin, raw: unknown, source: string, elementLines: readonly number[], issues: readonly string[]): Promise<ExitCode> {
+async function fileRound(
+  io: CliIo,
+  root: string,
+  task: string,
+  origin: Origin,
+  raw: unknown,
+  source: string,
+  elementLines: readonly number[],
+  issues: readonly string[],
+): Promise<ExitCode> {
   const checked = await readTaskChecked(worktreeFiles(root), task);
   if (hasErrors(checked.diagnostics)) {
     await report(io, checked.diagnostics);
@@ -95,12 +119,19 @@ async function fileRound(io: CliIo, root: string, task: string, origin: Origin, 
   }
   for (const f of result.filed) io.stdout.write(`${renderFinding(f)}\n`);
   const open = findings.filter((f) => f.status === 'open').length;
-  io.stderr.write(`filed ${result.filed.length} ${origin} finding${result.filed.length === 1 ? '' : 's'} on task ${task} (round ${result.filed[0]?.round ?? 0}); ${open} open in total\n`);
+  io.stderr.write(
+    `filed ${result.filed.length} ${origin} finding${result.filed.length === 1 ? '' : 's'} on task ${task} (round ${result.filed[0]?.round ?? 0}); ${open} open in total\n`,
+  );
   return ExitCode.Ok;
 }
 
 /** Parses `<id>[:<commit>[:note]]` entries and resolves their commits (outside the lock: git is slow). */
-async function resolutionEntries(root: string, values: readonly string[], defaultRev: string, notes: readonly (string | null)[]): Promise<ResolutionEntry[]> {
+async function resolutionEntries(
+  root: string,
+  values: readonly string[],
+  defaultRev: string,
+  notes: readonly (string | null)[],
+): Promise<ResolutionEntry[]> {
   const out: ResolutionEntry[] = [];
   for (const [i, value] of values.entries()) {
     const parts = splitResolution(value);
@@ -110,14 +141,26 @@ async function resolutionEntries(root: string, values: readonly string[], defaul
   return out;
 }
 
-async function applyResolutions(io: CliIo, root: string, task: string, entries: readonly ResolutionEntry[], verb: string): Promise<{ problems: string[]; findings: ReviewFinding[] }> {
+async function applyResolutions(
+  io: CliIo,
+  root: string,
+  task: string,
+  entries: readonly ResolutionEntry[],
+  verb: string,
+): Promise<{ problems: string[]; findings: ReviewFinding[] }> {
   const actor = await userEmail(root);
   const at = stamp(io);
   const { result, findings } = await updateLedger(root, task, async (state) => {
-    const others = await othersIfUnknown(root, task, entries.map((e) => e.input), state.findings);
+    const others = await othersIfUnknown(
+      root,
+      task,
+      entries.map((e) => e.input),
+      state.findings,
+    );
     return planResolutions(task, entries, state.findings, others, actor, at);
   });
-  for (const [i, f] of result.applied.entries()) io.stdout.write(`addressed ${renderFinding(f)} (commit ${result.events[i]!.commit.slice(0, 12)})\n`);
+  for (const [i, f] of result.applied.entries())
+    io.stdout.write(`addressed ${renderFinding(f)} (commit ${result.events[i]!.commit.slice(0, 12)})\n`);
   problemsOut(io, verb, result.problems);
   return { problems: result.problems, findings };
 }
@@ -149,7 +192,34 @@ function showJson(f: ReviewFinding): Record<string, unknown> {
   };
 }
 
-const SHOW_KEYS = ['id', 'short_id', 'task', 'status', 'origin', 'round', 'severity', 'file', 'line', 'criterion', 'expected', 'actual', 'fix', 'evidence', 'class', 'rendering', 'ledger_file', 'ledger_line', 'filed_by', 'filed_at', 'resolution', 'waiver', 'commit', 'note', 'actor', 'at'];
+const SHOW_KEYS = [
+  'id',
+  'short_id',
+  'task',
+  'status',
+  'origin',
+  'round',
+  'severity',
+  'file',
+  'line',
+  'criterion',
+  'expected',
+  'actual',
+  'fix',
+  'evidence',
+  'class',
+  'rendering',
+  'ledger_file',
+  'ledger_line',
+  'filed_by',
+  'filed_at',
+  'resolution',
+  'waiver',
+  'commit',
+  'note',
+  'actor',
+  'at',
+];
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
@@ -178,7 +248,12 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         const criteria = [...current.criteria];
         let n = criteria.reduce((m, c) => Math.max(m, Number(/^AC(\d+)$/.exec(c.id)?.[1] ?? 0)), 0);
         for (const text of texts) if (!criteria.some((c) => c.text === text)) criteria.push({ id: `AC${(n += 1)}`, text });
-        const next: TaskFile = { id: task, criteria, ...(current.owner ?? owner ? { owner: (current.owner ?? owner)! } : {}), ...(opts.objective ?? current.objective ? { objective: (opts.objective ?? current.objective)! } : {}) };
+        const next: TaskFile = {
+          id: task,
+          criteria,
+          ...((current.owner ?? owner) ? { owner: (current.owner ?? owner)! } : {}),
+          ...((opts.objective ?? current.objective) ? { objective: (opts.objective ?? current.objective)! } : {}),
+        };
         await writeRepoFile(root, taskPath(task), stableStringify(next, ['id', 'owner', 'objective', 'criteria', 'text']));
         for (const c of criteria) io.stdout.write(`${c.id}  ${c.text}\n`);
       });
@@ -192,7 +267,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       .action(async (taskIn: string, opts: FileOptions) => {
         const task = taskArg(taskIn);
         const root = await resolveRoot(opts.root, io);
-        if (opts.findings === undefined && opts.issue.length === 0) throw new UsageError('give --findings <file|-> or at least one --issue');
+        if (opts.findings === undefined && opts.issue.length === 0)
+          throw new UsageError('give --findings <file|-> or at least one --issue');
         let raw: unknown = null;
         let source = '--issue';
         let lines: number[] = [];
@@ -201,7 +277,16 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
           source = input.source;
           const doc = parseJsonDocument(input.text);
           if (!doc.ok) {
-            await report(io, [{ file: source, line: doc.line, column: doc.column, severity: 'error', ruleId: 'review/findings-invalid-json', message: doc.reason }]);
+            await report(io, [
+              {
+                file: source,
+                line: doc.line,
+                column: doc.column,
+                severity: 'error',
+                ruleId: 'review/findings-invalid-json',
+                message: doc.reason,
+              },
+            ]);
             io.stderr.write('findings review: nothing filed\n');
             exit = ExitCode.Failed;
             return;
@@ -215,7 +300,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
 
   sub('ceo-reject', "file the CEO's rejection as one blocker finding (origin ceo); CEOs only")
     .argument('<task>')
-    .requiredOption('--reason <text>', 'why the task is rejected (becomes the finding\'s actual)')
+    .requiredOption('--reason <text>', "why the task is rejected (becomes the finding's actual)")
     .action(async (taskIn: string, opts: CommonOptions & { reason: string }) => {
       const task = taskArg(taskIn);
       const root = await resolveRoot(opts.root, io);
@@ -227,13 +312,19 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       if ('problem' in made) return refuse(made.problem);
       const actor = await userEmail(root);
       const { roles } = await readRoles(worktreeFiles(root));
-      if (!holdsRole(roles, 'ceo', actor)) return refuse(`${actor ?? '(git config user.email is not set)'} is not listed under "ceo" in .agents/roles.json`);
+      if (!holdsRole(roles, 'ceo', actor))
+        return refuse(`${actor ?? '(git config user.email is not set)'} is not listed under "ceo" in .agents/roles.json`);
       exit = await fileRound(io, root, task, 'ceo', [made.finding], '--reason', [], []);
     });
 
   sub('resolve', 'mark open findings addressed (by the commit that fixes them)')
     .argument('<task>')
-    .requiredOption('--finding <id[:commit]>', 'finding id: 8 characters, a longer prefix or the full id; F-… and [F-…] work (repeatable)', collect, [])
+    .requiredOption(
+      '--finding <id[:commit]>',
+      'finding id: 8 characters, a longer prefix or the full id; F-… and [F-…] work (repeatable)',
+      collect,
+      [],
+    )
     .option('--note <text>', 'what changed (one for all, or one per --finding in order)', collect, [])
     .option('--commit <rev>', 'commit for entries without :<commit>', 'HEAD')
     .action(async (taskIn: string, opts: CommonOptions & { finding: string[]; note: string[]; commit: string }) => {
@@ -241,7 +332,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       const root = await resolveRoot(opts.root, io);
       if (opts.finding.length === 0) throw new UsageError('give at least one --finding <id>[:<commit>]');
       const notes = opts.note.length <= 1 ? opts.finding.map(() => opts.note[0] ?? null) : opts.note;
-      if (opts.note.length > 1 && opts.note.length !== opts.finding.length) throw new UsageError(`give one --note, or exactly one per --finding (${opts.finding.length}); got ${opts.note.length}`);
+      if (opts.note.length > 1 && opts.note.length !== opts.finding.length)
+        throw new UsageError(`give one --note, or exactly one per --finding (${opts.finding.length}); got ${opts.note.length}`);
       const entries = await resolutionEntries(root, opts.finding, opts.commit, notes);
       const { problems } = await applyResolutions(io, root, task, entries, 'resolve');
       exit = problems.length > 0 ? ExitCode.Failed : ExitCode.Ok;
@@ -260,7 +352,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       else findings = (await updateLedger(root, task, () => ({ events: [] }))).findings; // appends nothing; repairs a stale note
       const open = findings.filter((f) => f.status === 'open');
       if (open.length > 0) {
-        io.stderr.write(`findings review submit: refused: ${open.length} finding${open.length === 1 ? ' is' : 's are'} still open on task ${task}:\n`);
+        io.stderr.write(
+          `findings review submit: refused: ${open.length} finding${open.length === 1 ? ' is' : 's are'} still open on task ${task}:\n`,
+        );
         for (const f of open) io.stderr.write(`  ${renderFinding(f)}\n    ${resolveCommand(f)}\n`);
         exit = ExitCode.Failed;
         return;
@@ -270,7 +364,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         return;
       }
       const waiting = findings.filter((f) => f.status === 'addressed').length;
-      io.stdout.write(`submitted: task ${task} has no open findings${waiting > 0 ? ` (${waiting} addressed, awaiting verification)` : ''}\n`);
+      io.stdout.write(
+        `submitted: task ${task} has no open findings${waiting > 0 ? ` (${waiting} addressed, awaiting verification)` : ''}\n`,
+      );
     });
 
   sub('pass', "a passing review: verifies every addressed finding of the reviewer's origin")
@@ -284,7 +380,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       const { result, findings } = await updateLedger(root, task, (state) => planPass(task, opts.origin, state.findings, actor, at));
       for (const f of result.applied) io.stdout.write(`verified ${renderFinding(f)}\n`);
       const open = findings.filter((f) => f.origin === opts.origin && f.status === 'open').length;
-      io.stderr.write(`${opts.origin} pass on task ${task}: ${result.applied.length} verified${open > 0 ? `; ${open} ${opts.origin} finding${open === 1 ? ' is' : 's are'} still open` : ''}\n`);
+      io.stderr.write(
+        `${opts.origin} pass on task ${task}: ${result.applied.length} verified${open > 0 ? `; ${open} ${opts.origin} finding${open === 1 ? ' is' : 's are'} still open` : ''}\n`,
+      );
     });
 
   sub('waive', 'waive an open minor or nit finding (auditors only, see .agents/roles.json)')
@@ -318,7 +416,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const root = await resolveRoot(opts.root, io);
     const { findings, diagnostics } = await readLedger(worktreeFiles(root), task);
     await report(io, diagnostics);
-    const list = opts.all ? [...findings].sort((a, b) => b.round - a.round || a.index - b.index || (a.id < b.id ? -1 : 1)) : findings.filter((f) => f.status === 'open');
+    const list = opts.all
+      ? [...findings].sort((a, b) => b.round - a.round || a.index - b.index || (a.id < b.id ? -1 : 1))
+      : findings.filter((f) => f.status === 'open');
     if (out.machine) {
       io.stdout.write(stableStringify(list.map(showJson), SHOW_KEYS));
       return;

@@ -12,10 +12,11 @@ import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolv
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('ttl', 'List active findings whose last_cited (or date, when never cited) is older than ttl_days; --apply retires them.', io).option(
-    '--apply',
-    'retire the expired findings (status "retired") through the registry writer',
-  );
+  const cmd = baseCommand(
+    'ttl',
+    'List active findings whose last_cited (or date, when never cited) is older than ttl_days; --apply retires them.',
+    io,
+  ).option('--apply', 'retire the expired findings (status "retired") through the registry writer');
   addRootOption(cmd);
   addFormatOptions(cmd, ['stylish', 'json']);
   cmd.action(async (opts: CommonOptions & { apply?: boolean }) => {
@@ -29,7 +30,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       return;
     }
     for (const e of r.expired) {
-      out.info(`${e.id}: ${e.from === 'last_cited' ? 'last cited' : 'dated'} ${e.since}, ${e.age_days} days ago > ttl_days ${e.ttl_days}${opts.apply && r.retired.includes(e.id) ? ' → retired' : ''}`);
+      out.info(
+        `${e.id}: ${e.from === 'last_cited' ? 'last cited' : 'dated'} ${e.since}, ${e.age_days} days ago > ttl_days ${e.ttl_days}${opts.apply && r.retired.includes(e.id) ? ' → retired' : ''}`,
+      );
     }
     if (r.expired.length === 0) out.info('no active finding is past its ttl_days');
     else if (!opts.apply) out.info(`${r.expired.length} finding(s) past ttl_days; run \`findings ttl --apply\` to retire them`);

@@ -12,8 +12,10 @@ import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolv
 
 export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('validate', 'Check registry lines, promoted artifacts, the constraint index and review ledgers.', io)
-    .argument('[paths...]', 'files to check (default: the repository layout)');
+  const cmd = baseCommand('validate', 'Check registry lines, promoted artifacts, the constraint index and review ledgers.', io).argument(
+    '[paths...]',
+    'files to check (default: the repository layout)',
+  );
   addRootOption(cmd);
   addFormatOptions(cmd, ['stylish', 'json', 'sarif', 'github']);
   addWarningOptions(cmd);
@@ -31,7 +33,10 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         const rel = path.relative(root, abs);
         const file = rel.startsWith('..') || path.isAbsolute(rel) ? toPosix(p) : displayPath(root, abs);
         const kind = classifyPath(file);
-        if (kind === null) throw new UsageError(`${file}: not a file validate knows (registry .jsonl, artifact .md, constraints/index.json, measurements/*.json, reviews/*.jsonl, tasks/*.json, roles.json, candidates.jsonl, sources.json, config.json)`);
+        if (kind === null)
+          throw new UsageError(
+            `${file}: not a file validate knows (registry .jsonl, artifact .md, constraints/index.json, measurements/*.json, reviews/*.jsonl, tasks/*.json, roles.json, candidates.jsonl, sources.json, config.json)`,
+          );
         let text: string;
         try {
           text = await readFile(abs, 'utf8');

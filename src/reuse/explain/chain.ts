@@ -175,7 +175,18 @@ export const EXPLAIN_SHAPE: KeyShape = {
       keys: ['id', 'file', 'line', 'finding_id', 'title', 'status', 'enforcement_mode', 'tier', 'measurement'],
       nested: {
         measurement: {
-          keys: ['file', 'line', 'measured_at_commit', 'samples', 'hits', 'labelled', 'true_positives', 'false_positives', 'precision', 'labelled_hits'],
+          keys: [
+            'file',
+            'line',
+            'measured_at_commit',
+            'samples',
+            'hits',
+            'labelled',
+            'true_positives',
+            'false_positives',
+            'precision',
+            'labelled_hits',
+          ],
           nested: {
             labelled_hits: { keys: ['id', 'file', 'line', 'at', 'label'], nested: { at: { keys: ['commit', 'path', 'line'] } } },
           },
@@ -192,7 +203,23 @@ export const EXPLAIN_SHAPE: KeyShape = {
       nested: { evidence: { keys: ['task', 'objective', 'file', 'line', 'finding_id', 'round', 'origin'] } },
     },
     review_findings: {
-      keys: ['id', 'short_id', 'task', 'objective', 'file', 'line', 'status', 'round', 'origin', 'severity', 'at', 'expected', 'actual', 'fix', 'evidence_ref'],
+      keys: [
+        'id',
+        'short_id',
+        'task',
+        'objective',
+        'file',
+        'line',
+        'status',
+        'round',
+        'origin',
+        'severity',
+        'at',
+        'expected',
+        'actual',
+        'fix',
+        'evidence_ref',
+      ],
       nested: { at: { keys: ['file', 'line'] } },
     },
     tasks: { keys: ['task', 'objective', 'file', 'line', 'rounds', 'origins'] },
@@ -226,7 +253,19 @@ function byDedupKey(registry: readonly RegistryLine[], key: string): RegistryLin
 
 function registryLink(l: RegistryLine): RegistryLink {
   const e = l.entry;
-  return { id: e.id, file: Layout.registry, line: l.line, tier: e.tier, status: e.status, superseded_by: e.superseded_by, source: { ...e.source }, date: e.date, hit_count: e.hit_count, last_cited: e.last_cited, dedup_key: e.dedup_key };
+  return {
+    id: e.id,
+    file: Layout.registry,
+    line: l.line,
+    tier: e.tier,
+    status: e.status,
+    superseded_by: e.superseded_by,
+    source: { ...e.source },
+    date: e.date,
+    hit_count: e.hit_count,
+    last_cited: e.last_cited,
+    dedup_key: e.dedup_key,
+  };
 }
 
 function candidateLink(c: CandidateLine): CandidateLink {
@@ -237,7 +276,15 @@ function candidateLink(c: CandidateLine): CandidateLink {
     derived: c.derived,
     recurrence_count: c.recurrence_count,
     advisory: true,
-    evidence: c.evidence.map((e) => ({ objective: e.objective, task: e.task, finding_id: e.finding_id, round: e.round, origin: e.origin, file: e.ledger_file, line: e.ledger_line })),
+    evidence: c.evidence.map((e) => ({
+      objective: e.objective,
+      task: e.task,
+      finding_id: e.finding_id,
+      round: e.round,
+      origin: e.origin,
+      file: e.ledger_file,
+      line: e.ledger_line,
+    })),
   };
 }
 
@@ -254,7 +301,15 @@ async function constraintLink(src: ExplainSources, c: ConstraintEntry): Promise<
     const s = summarize(m.value);
     const labelled_hits = m.value.hits
       .filter((h) => h.label !== undefined)
-      .map((h): HitLink => ({ id: h.id, label: h.label!, file: m.file, line: jsonKeyLine(m.text, 'id', h.id), at: { commit: h.commit, path: h.path, line: h.line } }))
+      .map(
+        (h): HitLink => ({
+          id: h.id,
+          label: h.label!,
+          file: m.file,
+          line: jsonKeyLine(m.text, 'id', h.id),
+          at: { commit: h.commit, path: h.path, line: h.line },
+        }),
+      )
       .sort((a, b) => compareStrings(a.id, b.id));
     measurement = {
       file: m.file,
@@ -302,7 +357,18 @@ function reviewLink(f: ReviewFinding, objective: string, evidenceRef: boolean): 
   };
 }
 
-const empty = (query: string): ExplainChain => ({ query, matched: null, constraint: null, artifact: null, registry: null, candidate: null, review_findings: [], tasks: [], pulled_from: null, diagnostics: [] });
+const empty = (query: string): ExplainChain => ({
+  query,
+  matched: null,
+  constraint: null,
+  artifact: null,
+  registry: null,
+  candidate: null,
+  review_findings: [],
+  tasks: [],
+  pulled_from: null,
+  diagnostics: [],
+});
 
 /** Builds the chain for one id. `matched: null` means nothing has that id (the CLI exits 1). */
 export async function explain(src: ExplainSources, query: string): Promise<ExplainChain> {
@@ -324,20 +390,41 @@ export async function explain(src: ExplainSources, query: string): Promise<Expla
   } else if ((candidate = src.candidates.find((c) => c.class_key === q)) !== undefined) {
     matched = 'candidate';
   } else {
-    const m = matchId(q, src.reviews.map((f) => f.id));
+    const m = matchId(
+      q,
+      src.reviews.map((f) => f.id),
+    );
     if (m.kind === 'match') {
       matched = 'review-finding';
       review = src.reviews.find((f) => f.id === m.id);
       candidate = src.candidates.find((c) => c.class_key === classOf(review!).key);
     } else if (m.kind === 'ambiguous') {
-      const shown = m.ids.map((id) => src.reviews.find((f) => f.id === id)!).map((f) => `${f.shortId}… (${f.task}, round ${f.round}) ${f.ledgerFile}:${f.ledgerLine}`);
-      return { ...empty(q), diagnostics: [diagnostic({ file: Layout.reviewsDir, ruleId: 'explain/ambiguous-id', message: `"${q}" matches ${m.ids.length} review findings; give more characters`, notes: shown })] };
+      const shown = m.ids
+        .map((id) => src.reviews.find((f) => f.id === id)!)
+        .map((f) => `${f.shortId}… (${f.task}, round ${f.round}) ${f.ledgerFile}:${f.ledgerLine}`);
+      return {
+        ...empty(q),
+        diagnostics: [
+          diagnostic({
+            file: Layout.reviewsDir,
+            ruleId: 'explain/ambiguous-id',
+            message: `"${q}" matches ${m.ids.length} review findings; give more characters`,
+            notes: shown,
+          }),
+        ],
+      };
     }
   }
   if (matched === null) {
     return {
       ...empty(q),
-      diagnostics: [diagnostic({ file: '.agents', ruleId: 'explain/unknown-id', message: `no constraint, finding, registry entry, candidate class or review finding has the id "${q}"` })],
+      diagnostics: [
+        diagnostic({
+          file: '.agents',
+          ruleId: 'explain/unknown-id',
+          message: `no constraint, finding, registry entry, candidate class or review finding has the id "${q}"`,
+        }),
+      ],
     };
   }
 
@@ -347,7 +434,9 @@ export async function explain(src: ExplainSources, query: string): Promise<Expla
     const key = str(candidate.proposed_entry.dedup_key);
     const pid = str(candidate.proposed_entry.id);
     registryLine = (key !== null ? byDedupKey(src.registry, key) : undefined) ?? (pid !== null ? latestOfId(src.registry, pid) : undefined);
-    findingId = registryLine?.entry.id ?? (pid !== null && (constraints.some((c) => c.finding_id === pid) || (await src.artifact(pid)) !== null) ? pid : null);
+    findingId =
+      registryLine?.entry.id ??
+      (pid !== null && (constraints.some((c) => c.finding_id === pid) || (await src.artifact(pid)) !== null) ? pid : null);
   }
   let artifact = null;
   if (findingId !== null) {
@@ -364,7 +453,15 @@ export async function explain(src: ExplainSources, query: string): Promise<Expla
   const reviews = classKey === null ? [] : src.reviews.filter((f) => classOf(f).key === classKey);
   for (const e of candidate?.evidence ?? []) {
     if (!reviews.some((f) => f.id === e.finding_id)) {
-      diagnostics.push(diagnostic({ file: e.ledger_file, line: e.ledger_line, severity: 'warning', ruleId: 'explain/missing-evidence', message: `candidate "${candidate!.class_key}" cites finding ${e.finding_id.slice(0, 8)} of task ${e.task}, which is not in the review ledgers` }));
+      diagnostics.push(
+        diagnostic({
+          file: e.ledger_file,
+          line: e.ledger_line,
+          severity: 'warning',
+          ruleId: 'explain/missing-evidence',
+          message: `candidate "${candidate!.class_key}" cites finding ${e.finding_id.slice(0, 8)} of task ${e.task}, which is not in the review ledgers`,
+        }),
+      );
     }
   }
   const objectiveOf = (task: string): string => src.objectives.get(task) ?? task;
@@ -385,7 +482,15 @@ export async function explain(src: ExplainSources, query: string): Promise<Expla
   let pulled_from: PulledLink | null = null;
   if (findingId !== null && src.sources !== null) {
     const s = src.sources.value.sources.find((r) => r.entries.some((e) => e.id === findingId));
-    if (s !== undefined) pulled_from = { url: s.url, ref: s.ref, commit: s.commit, tier: s.tier, file: src.sources.file, line: recordLine(src.sources.text, s.url) };
+    if (s !== undefined)
+      pulled_from = {
+        url: s.url,
+        ref: s.ref,
+        commit: s.commit,
+        tier: s.tier,
+        file: src.sources.file,
+        line: recordLine(src.sources.text, s.url),
+      };
   }
 
   return {

@@ -28,7 +28,15 @@ export interface CandidateLine {
   readonly class_key: string;
   readonly derived: boolean;
   readonly recurrence_count: number;
-  readonly evidence: readonly { objective: string; task: string; finding_id: string; round: number; origin: string; ledger_file: string; ledger_line: number }[];
+  readonly evidence: readonly {
+    objective: string;
+    task: string;
+    finding_id: string;
+    round: number;
+    origin: string;
+    ledger_file: string;
+    ledger_line: number;
+  }[];
   readonly proposed_entry: { id?: unknown; dedup_key?: unknown };
 }
 
@@ -59,9 +67,24 @@ const asWarning = (d: Diagnostic): Diagnostic => ({ ...d, severity: d.severity =
 function parseCandidates(text: string, diagnostics: Diagnostic[]): CandidateLine[] {
   const { lines, problems } = parseCandidateLines(text);
   for (const p of problems) {
-    diagnostics.push(diagnostic({ file: Layout.candidates, line: p.line, severity: 'warning', ruleId: 'explain/candidate', message: `${p.reason}; line ignored` }));
+    diagnostics.push(
+      diagnostic({
+        file: Layout.candidates,
+        line: p.line,
+        severity: 'warning',
+        ruleId: 'explain/candidate',
+        message: `${p.reason}; line ignored`,
+      }),
+    );
   }
-  return lines.map(({ line, candidate: v }) => ({ line, class_key: v.class_key, derived: v.derived, recurrence_count: v.recurrence_count, evidence: v.evidence, proposed_entry: v.proposed_entry }));
+  return lines.map(({ line, candidate: v }) => ({
+    line,
+    class_key: v.class_key,
+    derived: v.derived,
+    recurrence_count: v.recurrence_count,
+    evidence: v.evidence,
+    proposed_entry: v.proposed_entry,
+  }));
 }
 
 /** Loads the explain sources from a file source (the working tree for the CLI). */

@@ -26,11 +26,17 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
     const m = k.measurement;
     if (m === null) out.push('  no measurement yet (findings constraint measure)');
     else {
-      out.push(`  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled${m.precision === null ? '' : ` (${formatInterval(m.true_positives, m.labelled)})`}, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`);
-      for (const h of m.labelled_hits) out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
+      out.push(
+        `  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled${m.precision === null ? '' : ` (${formatInterval(m.true_positives, m.labelled)})`}, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`,
+      );
+      for (const h of m.labelled_hits)
+        out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
     }
     const s = extras.suppressions;
-    if (s) out.push(`  inline suppressions at HEAD: ${s.markers} in ${s.files} file(s)${s.without_reason > 0 ? `, ${s.without_reason} without a reason (they suppress nothing)` : ''}`);
+    if (s)
+      out.push(
+        `  inline suppressions at HEAD: ${s.markers} in ${s.files} file(s)${s.without_reason > 0 ? `, ${s.without_reason} without a reason (they suppress nothing)` : ''}`,
+      );
     const b = extras.baseline;
     if (b) out.push(`  baseline: ${b.violations} violation(s) in ${b.files} file(s)  ${b.file}`);
   }
@@ -42,7 +48,9 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
   if (c.registry) {
     const r = c.registry;
     head('registry', r.id, r.file, r.line);
-    out.push(`  tier ${r.tier}, status ${r.status}${r.superseded_by ? ` (superseded by ${r.superseded_by})` : ''}, date ${r.date}, hit_count ${r.hit_count}, last cited ${r.last_cited ?? 'never'}`);
+    out.push(
+      `  tier ${r.tier}, status ${r.status}${r.superseded_by ? ` (superseded by ${r.superseded_by})` : ''}, date ${r.date}, hit_count ${r.hit_count}, last cited ${r.last_cited ?? 'never'}`,
+    );
     out.push(`  source: repo ${r.source.repo}, session ${r.source.session}, file ${r.source.file}, skill ${r.source.skill}`);
   }
   if (c.pulled_from) {
@@ -58,13 +66,16 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
   for (const r of c.review_findings) {
     head('review', `[F-${r.short_id}] task ${r.task}, round ${r.round}, ${r.origin}`, r.file, r.line);
     const where = r.at ? `${r.at.file}${r.at.line !== null ? `:${r.at.line}` : ''}` : '—';
-    out.push(`  ${r.severity}, ${r.status}${r.evidence_ref ? ', cited by the candidate' : ''}: ${where} — ${r.expected} → ${r.actual}${r.fix ? ` → ${r.fix}` : ''}`);
+    out.push(
+      `  ${r.severity}, ${r.status}${r.evidence_ref ? ', cited by the candidate' : ''}: ${where} — ${r.expected} → ${r.actual}${r.fix ? ` → ${r.fix}` : ''}`,
+    );
   }
   for (const t of c.tasks) {
     head('task', t.task, t.file, t.line);
     out.push(`  objective ${t.objective}; rounds ${t.rounds.join(', ')}; origins ${t.origins.join(', ')}`);
   }
-  if (c.matched !== null && !c.constraint && !c.artifact && !c.registry && !c.candidate && c.review_findings.length === 0) out.push('  (no further links)');
+  if (c.matched !== null && !c.constraint && !c.artifact && !c.registry && !c.candidate && c.review_findings.length === 0)
+    out.push('  (no further links)');
   return `${out.join('\n')}\n`;
 }
 
@@ -77,7 +88,9 @@ function ordered(value: unknown, shape: KeyShape | undefined): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const obj = value as Record<string, unknown>;
   const named = shape?.keys ?? [];
-  const rest = Object.keys(obj).filter((k) => !named.includes(k)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rest = Object.keys(obj)
+    .filter((k) => !named.includes(k))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out = Object.create(null) as Record<string, unknown>;
   for (const k of [...named, ...rest]) {
     if (Object.prototype.hasOwnProperty.call(obj, k) && obj[k] !== undefined) out[k] = ordered(obj[k], shape?.nested?.[k]);
@@ -88,6 +101,16 @@ function ordered(value: unknown, shape: KeyShape | undefined): unknown {
 /** The stable JSON document (each object in its documented key order, 2-space indent, final newline). */
 export function renderExplainJson(c: ExplainChain, extras: ConstraintExtras = {}): string {
   // The counts join the constraint object after its documented keys (code-unit order).
-  const withExtras = c.constraint === null ? c : { ...c, constraint: { ...c.constraint, ...(extras.suppressions ? { suppressions: extras.suppressions } : {}), ...(extras.baseline !== undefined ? { baseline: extras.baseline } : {}) } };
+  const withExtras =
+    c.constraint === null
+      ? c
+      : {
+          ...c,
+          constraint: {
+            ...c.constraint,
+            ...(extras.suppressions ? { suppressions: extras.suppressions } : {}),
+            ...(extras.baseline !== undefined ? { baseline: extras.baseline } : {}),
+          },
+        };
   return `${JSON.stringify(ordered(withExtras, EXPLAIN_SHAPE), null, 2)}\n`;
 }
