@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { decodeText, findFence, yamlBetweenFences, type FrontMatterData, type FrontMatterResult } from '../src/frontmatter.js';
-import { gitDir } from '../src/git.js';
+import { gitDir } from '../src/git/core.js';
 import { VERSION } from '../src/version.js';
 import type { ParseCache } from './compile.js';
 import { sweepFolder, writeFast } from './emit.js';

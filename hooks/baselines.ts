@@ -7,7 +7,7 @@
  */
 import type { Diagnostic } from '../src/diagnostics.js';
 import { readIfExists } from '../src/fs/atomic.js';
-import { readObjects } from '../src/git.js';
+import { readObjects } from '../src/git/core.js';
 import { repoTarget } from '../src/fs/repo-write.js';
 import { baselinePath, matchBaseline, parseBaseline, type Baseline } from '../src/lifecycle/baseline-file.js';
 import type { CheckMode } from './sources.js';

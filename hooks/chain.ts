@@ -6,7 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { runGit } from '../src/git.js';
+import { runGit } from '../src/git/core.js';
 
 /** The hooks husky 9 installs a shim for (node_modules/husky/index.js): only these can be chained. */
 export const HUSKY_HOOKS: readonly string[] = [

@@ -6,7 +6,7 @@
 import { parseConfig } from '../src/config.js';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { EMPTY_INDEX, parseConstraintIndex } from '../src/constraints/index-file.js';
-import { rangeAddedLines, stagedAddedLines, type AddedLines } from '../src/git-hooks.js';
+import { rangeAddedLines, stagedAddedLines, type AddedLines } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 import { addedLinePaths, applicableConstraints, needsAddedLines, type CheckedFile } from './gate.js';

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
-import { readObjects } from '../src/git.js';
+import { readObjects } from '../src/git/core.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { constraintRuleId } from './gate.js';
 

@@ -12,8 +12,8 @@
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { parseConstraintIndex } from '../src/constraints/index-file.js';
 import { parseConfig } from '../src/config.js';
-import { readObjects } from '../src/git.js';
-import { operationParents, type Operation, type OperationParent } from '../src/git-hooks.js';
+import { readObjects } from '../src/git/core.js';
+import { operationParents, type Operation, type OperationParent } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { runGate } from './gate.js';

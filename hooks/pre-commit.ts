@@ -11,7 +11,7 @@
  * (hooks/operation-gate.ts).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
-import { mergeHeadsFromEnv, type Operation } from '../src/git-hooks.js';
+import { mergeHeadsFromEnv, type Operation } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { RepoFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
@@ -46,7 +46,7 @@ export type CommitHook = 'pre-commit' | 'pre-merge-commit';
 
 /**
  * The operation whose commit this is. During pre-merge-commit git has not written MERGE_HEAD yet;
- * the merged heads are in the environment (src/git-hooks.ts mergeHeadsFromEnv).
+ * the merged heads are in the environment (src/git/hooks.ts mergeHeadsFromEnv).
  */
 function currentOperation(found: Operation | null, env: NodeJS.ProcessEnv, hook: CommitHook): Operation | null {
   if (found !== null) return found;

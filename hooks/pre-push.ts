@@ -10,8 +10,8 @@
  * side of the range, so a push cannot loosen its own judgment (docs/hooks.md).
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
-import { isAncestor, mergeBase, objectExists, remoteDefaultBranch } from '../src/git-hooks.js';
-import { NULL_SHA, rangeChanges, treeEntries } from '../src/git.js';
+import { isAncestor, mergeBase, objectExists, remoteDefaultBranch } from '../src/git/hooks.js';
+import { NULL_SHA, rangeChanges, treeEntries } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { commitFiles } from '../src/repo-files.js';
 import { appendOnlyViolations } from '../src/review/append-only.js';

@@ -6,8 +6,8 @@
  * (steps 1–2), the gate (3) and the drift check (4) of hooks/pre-commit.ts all read this one
  * snapshot, so a plain commit starts three git processes, not five (docs/hooks.md "Speed").
  */
-import { commitState } from '../src/git-probe.js';
-import type { Operation } from '../src/git-hooks.js';
+import { commitState } from '../src/git/probe.js';
+import type { Operation } from '../src/git/hooks.js';
 import { indexFiles, type RepoFiles } from '../src/repo-files.js';
 import { collect, type Collected } from './sources.js';
 

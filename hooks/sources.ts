@@ -17,7 +17,7 @@ import {
   resolveCommit,
   treeEntries,
   type RawChange,
-} from '../src/git.js';
+} from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';

@@ -3,7 +3,7 @@
  * "Inline suppressions"): the `findings-ignore` markers with a reason in the tracked files at
  * HEAD, found with one `git grep` (so an untracked scratch file never counts).
  */
-import { runGit } from '../src/git.js';
+import { runGit } from '../src/git/core.js';
 import { findMarkers, sameConstraint } from './suppressions.js';
 
 export interface SuppressionCount {

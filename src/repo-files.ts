@@ -5,7 +5,7 @@
  */
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { indexEntries, readObjects, treeEntries, type BlobEntry } from './git.js';
+import { indexEntries, readObjects, treeEntries, type BlobEntry } from './git/core.js';
 import { isNotFound } from './fs/atomic.js';
 import { compareStrings } from './diagnostics.js';
 

@@ -3,7 +3,7 @@
  * rule metadata for SARIF and the "new or changed constraints" of a range for Markdown.
  */
 import { parseConstraintIndex } from '../constraints/index-file.js';
-import { readObjects } from '../git.js';
+import { readObjects } from '../git/core.js';
 import { Layout } from '../layout.js';
 import type { ConstraintEntry } from '../types.js';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { toPosix } from '../paths.js';
-import { GitError } from '../git.js';
+import { GitError } from '../git/core.js';
 import { processIo, type CliIo } from './io.js';
 import { didYouMean } from './suggest.js';
 import { VERSION } from '../version.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type { Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { topLevel } from '../git.js';
+import { topLevel } from '../git/core.js';
 import { formatDiagnostics, parseFormat, type Format, type FormatContext } from '../output/format.js';
 import { paintFor, type Paint } from '../output/paint.js';
 import type { CliIo } from './io.js';

@@ -5,7 +5,7 @@
  */
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { loadConfig, type Config } from '../config.js';
-import { resolveCommit } from '../git.js';
+import { resolveCommit } from '../git/core.js';
 import { Layout, measurementPath } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry, ShadowMeasurement } from '../types.js';

@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { loadConfig } from '../config.js';
 import { readIfExists } from '../fs/atomic.js';
 import { writeRepoFileIfChanged } from '../fs/repo-write.js';
-import { resolveCommit } from '../git.js';
+import { resolveCommit } from '../git/core.js';
 import { Layout } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import {

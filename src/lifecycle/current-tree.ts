@@ -3,7 +3,7 @@
  * (docs/contracts/compiler.md#gate-semantics: a full mode enumerates the repository). Activation
  * needs zero hits here ("Replay qualification": zero existing violations with the exact pattern).
  */
-import { readObjects, treeEntries } from '../git.js';
+import { readObjects, treeEntries } from '../git/core.js';
 import type { Hit } from '../match/detector.js';
 import { evaluate } from '../match/detector.js';
 import { compareStrings } from '../diagnostics.js';

@@ -7,7 +7,7 @@
  *
  * The screen and the key handling are pure (`renderHit`, `Session`); `runInteractive` does the I/O.
  */
-import { readObjects } from '../git.js';
+import { readObjects } from '../git/core.js';
 import { compileDetector, evaluate } from '../match/detector.js';
 import { formatRatio } from './activate.js';
 import { applyHitVerdicts, type HitVerdict } from './label.js';

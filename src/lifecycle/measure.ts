@@ -8,9 +8,9 @@
  */
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { loadConfig } from '../config.js';
-import { resolveCommit } from '../git.js';
-import { BlobStream } from '../git-blob-stream.js';
-import { countCommits, headCommit, streamHistory, uniquePrefixLength, type HistoryCommit, type HistoryRange } from '../git-history.js';
+import { resolveCommit } from '../git/core.js';
+import { BlobStream } from '../git/blob-stream.js';
+import { countCommits, headCommit, streamHistory, uniquePrefixLength, type HistoryCommit, type HistoryRange } from '../git/history.js';
 import { Layout, measurementPath } from '../layout.js';
 import { worktreeFiles } from '../repo-files.js';
 import type { ConstraintEntry } from '../types.js';

@@ -10,8 +10,8 @@
  * line adds one to that hit's `seen`, not a new hit.
  */
 import { createHash } from 'node:crypto';
-import { NULL_SHA } from '../git.js';
-import type { HistoryCommit } from '../git-history.js';
+import { NULL_SHA } from '../git/core.js';
+import type { HistoryCommit } from '../git/history.js';
 import { compileAppliesTo } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
 import type { ConstraintEntry } from '../types.js';

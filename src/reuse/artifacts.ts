@@ -13,7 +13,7 @@ import { findFence, lineStart, readFrontMatter } from '../frontmatter.js';
 import { artifactPath, Layout } from '../layout.js';
 import { normalizeRelative, relativePathProblem } from '../paths.js';
 import { validate } from '../schema.js';
-import type { BlobEntry } from '../git.js';
+import type { BlobEntry } from '../git/core.js';
 import type { PullTier } from './sources-file.js';
 
 export interface PlannedFile {

@@ -5,7 +5,7 @@
 import { parseJsonDocument } from '../jsonl.js';
 import path from 'node:path';
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
-import { isUrl, type ClassifiedSource } from '../git-pull.js';
+import { isUrl, type ClassifiedSource } from '../git/pull.js';
 import { stableStringify } from '../json-stable.js';
 import { Layout } from '../layout.js';
 import { toPosix } from '../paths.js';

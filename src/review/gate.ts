@@ -10,7 +10,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { DEFAULT_CONFIG, loadConfig } from '../config.js';
 import { SAFE_ID } from '../layout.js';
-import { commitBlobFiles, taskTrailers, taskTrailersInRange } from '../git-review.js';
+import { commitBlobFiles, taskTrailers, taskTrailersInRange } from '../git/review.js';
 import { readLedger, type ReviewFinding } from './ledger.js';
 import { renderFinding, resolveCommand } from './render.js';
 

@@ -11,8 +11,8 @@
 import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import { splitLines } from '../jsonl.js';
 import { Layout } from '../layout.js';
-import { blameLines, commitsTouching, fileAtCommits } from '../git-review.js';
-import { readObjects } from '../git.js';
+import { blameLines, commitsTouching, fileAtCommits } from '../git/review.js';
+import { readObjects } from '../git/core.js';
 import { parseLedger } from './events.js';
 import { holdsRole, parseRoles, type RoleName } from './roles.js';
 import type { Roles } from './types.js';

@@ -5,8 +5,8 @@
  * commit — read from git history, so nobody can slip a waiver into a ledger by editing it.
  */
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
-import { resolveCommit } from '../git.js';
-import { blameLines, fileAtCommits, firstParent, prospectiveAuthorEmail, type LineOrigin } from '../git-review.js';
+import { resolveCommit } from '../git/core.js';
+import { blameLines, fileAtCommits, firstParent, prospectiveAuthorEmail, type LineOrigin } from '../git/review.js';
 import { splitLines } from '../jsonl.js';
 import { idFileNameProblem, Layout } from '../layout.js';
 import type { ValidateContext, ValidateTarget } from '../validate/types.js';

@@ -25,7 +25,7 @@ interface Wrapper {
 const WRAPPERS: readonly Wrapper[] = [
   { file: 'src/lifecycle/activate.ts', family: 'lifecycle/', suffix: /refuse\('([a-z0-9-]+)'/g },
   { file: 'hooks/doctor.ts', family: 'doctor/', suffix: /\bd\([^,()]+,\s*'([a-z0-9-]+)'/g },
-  { file: 'src/reuse/pull.ts', family: 'pull/', suffixFile: 'src/git-pull.ts', suffix: /kind: '([a-z0-9-]+)'; readonly message/g },
+  { file: 'src/reuse/pull.ts', family: 'pull/', suffixFile: 'src/git/pull.ts', suffix: /kind: '([a-z0-9-]+)'; readonly message/g },
   { file: 'src/registry/reader.ts', family: 'registry/', suffix: /'(invalid-json|yaml-block|schema)'/g },
 ];
 

@@ -4,7 +4,7 @@ import { judgeOperation, type OperationJudgment } from '../../hooks/operation-ga
 import { pushValidated, remoteSide } from '../../hooks/pre-push.js';
 import { runGate } from '../../hooks/gate.js';
 import { taskPatternProblem } from '../../src/config.js';
-import { mergeHeadsFromEnv } from '../../src/git-hooks.js';
+import { mergeHeadsFromEnv } from '../../src/git/hooks.js';
 import { taskFromBranch } from '../../src/review/gate.js';
 import { diagnostic } from '../../src/diagnostics.js';
 import { constraint } from './setup.js';

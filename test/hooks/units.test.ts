@@ -1,7 +1,7 @@
 /** Pure parts: patch parsing, C-unquoting, pre-push lines, SARIF and GitHub renderers. */
 import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../src/diagnostics.js';
-import { parseAddedLines, unquoteC } from '../../src/git-hooks.js';
+import { parseAddedLines, unquoteC } from '../../src/git/hooks.js';
 import { ANNOTATION_CAP, escapeData, escapeProperty, formatGithub } from '../../src/output/github.js';
 import { formatSarif } from '../../src/output/sarif.js';
 import { parsePushLines } from '../../hooks/pre-push.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRawDiff, readObjects, stagedChanges } from '../../src/git.js';
+import { parseRawDiff, readObjects, stagedChanges } from '../../src/git/core.js';
 import { commitFiles, indexFiles, worktreeFiles } from '../../src/repo-files.js';
 import { makeRepo } from '../helpers/repo.js';
 
@@ -47,7 +47,7 @@ describe('gitClient', () => {
     process.env['GIT_INDEX_FILE'] = `${repo.root}/.git/other-index`;
     process.env['EDITOR'] = 'vi';
     try {
-      const { gitClient } = await import('../../src/git-client.js');
+      const { gitClient } = await import('../../src/git/client.js');
       expect((await gitClient(repo.root).revparse(['--git-path', 'index'])).trim()).toBe(`${repo.root}/.git/other-index`);
     } finally {
       process.env = saved;

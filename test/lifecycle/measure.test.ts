@@ -4,7 +4,7 @@ import { runCli } from '../../src/cli/main.js';
 import { measureConstraints } from '../../src/lifecycle/measure.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { LogRawParser, parseLogRaw, historyCommits, streamHistory, uniquePrefixLength } from '../../src/git-history.js';
+import { LogRawParser, parseLogRaw, historyCommits, streamHistory, uniquePrefixLength } from '../../src/git/history.js';
 import { FIXTURES, makeRepo, runFindings, type TestRepo } from '../helpers/repo.js';
 import { generateHistory, grepCounts, grepDistinct, type GeneratedCommit } from './history.js';
 

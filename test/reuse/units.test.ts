@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isUrl, pickRemoteRef, refProblem, sourceProblem } from '../../src/git-pull.js';
+import { isUrl, pickRemoteRef, refProblem, sourceProblem } from '../../src/git/pull.js';
 import { planArtifacts, setArtifactTier } from '../../src/reuse/artifacts.js';
 import { copiedFileDigest, normalizeArtifactText } from '../../src/reuse/digest.js';
 import { carryLifecycle } from '../../compiler/promote.js';

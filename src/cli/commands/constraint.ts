@@ -340,7 +340,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       return;
     }
     const s = await drawSample(read.measurement, opts.size, opts.seed);
-    const { readObjects } = await import('../../git.js');
+    const { readObjects } = await import('../../git/core.js');
     const names = s.hits.map((h) => `${h.commit}:${h.path}`).filter((n) => !n.includes('\n'));
     const blobs = await readObjects(root, names);
     const lineOf = (h: MeasuredHit): string | null => {

@@ -11,7 +11,7 @@ import { hasErrors, type Diagnostic } from '../../diagnostics.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { withLock } from '../../fs/lock.js';
 import { repoTarget, writeRepoFile } from '../../fs/repo-write.js';
-import { resolveCommit, userEmail } from '../../git.js';
+import { resolveCommit, userEmail } from '../../git/core.js';
 import { stableStringify } from '../../json-stable.js';
 import { parseJsonDocument } from '../../jsonl.js';
 import { idFileNameProblem, reviewLockPath, taskPath } from '../../layout.js';

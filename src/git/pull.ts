@@ -11,9 +11,9 @@
  * object-directory variables never reach these git processes.
  */
 import { existsSync, statSync } from 'node:fs';
-import { makePullTempDir } from './fs/temp-dirs.js';
+import { makePullTempDir } from '../fs/temp-dirs.js';
 import path from 'node:path';
-import { parseCatFileBatch, runGit, type BlobEntry, type GitResult } from './git.js';
+import { parseCatFileBatch, runGit, type BlobEntry, type GitResult } from './core.js';
 
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'file']);
 

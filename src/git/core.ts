@@ -2,7 +2,7 @@
  * The only module that runs git. Hot paths (hooks) use plain child_process so that git's own
  * environment — above all GIT_INDEX_FILE during `git commit -a` / `git commit <paths>` — reaches
  * every git process we start (docs/stack-pitfalls.md#4). simple-git, used for the rest, lives in
- * src/git-client.ts so that importing this module (every command does, for GitError) does not
+ * src/git/client.ts so that importing this module (every command does, for GitError) does not
  * load it: the hooks never need it (docs/hooks.md "Speed").
  */
 import { execFile } from 'node:child_process';

@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runGit } from './git.js';
-import type { Operation } from './git-hooks.js';
+import { runGit } from './core.js';
+import type { Operation } from './hooks.js';
 
 /** The state files of each operation, in the order git's own status checks them. */
 const OPERATION_FILES: readonly (readonly [string, Operation])[] = [

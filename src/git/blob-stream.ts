@@ -1,12 +1,12 @@
 /**
  * One long-lived `git cat-file --batch` process read on demand (docs/stack-pitfalls.md#5: one process, not
- * one per object). Unlike `readObjects` (src/git.ts), which buffers the whole answer, this hands
+ * one per object). Unlike `readObjects` (src/git/core.ts), which buffers the whole answer, this hands
  * out the objects asked for and holds nothing else, so a history walk reads its blobs a few
  * commits at a time in flat memory (docs/lifecycle.md, "Memory").
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { GitError } from './git.js';
+import { GitError } from './core.js';
 
 interface Pending {
   readonly name: string;

@@ -1,16 +1,16 @@
 /**
  * History walks for constraint measurement (docs/contracts/compiler.md#replay-qualification: shadow
- * measurements are replayed over the repository's history). Builds on `git` from src/git.ts.
+ * measurements are replayed over the repository's history). Builds on `git` from src/git/core.ts.
  *
  * One `git log --raw` process lists every commit of the range with the files it changed against
  * its first parent (a root commit: every file it has), including both blob ids of each file, so
- * the contents can then be read with one `git cat-file --batch` (src/git-blob-stream.ts).
+ * the contents can then be read with one `git cat-file --batch` (src/git/blob-stream.ts).
  * `streamHistory` hands the commits out as git writes them (flat memory); it starts git itself
  * because `git()` buffers the whole output.
  */
-import { UsageError } from './exit-codes.js';
+import { UsageError } from '../exit-codes.js';
 import { spawn } from 'node:child_process';
-import { git, GitError, parseRawDiff, resolveCommit, type RawChange } from './git.js';
+import { git, GitError, parseRawDiff, resolveCommit, type RawChange } from './core.js';
 
 export interface HistoryCommit {
   /** Full sha. */

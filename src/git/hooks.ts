@@ -1,12 +1,12 @@
 /**
  * git helpers for the hooks area (ARCHITECTURE.md "git": area helpers build on runGit/git).
- * Everything here runs plain child_process through src/git.ts, so GIT_INDEX_FILE set by
+ * Everything here runs plain child_process through src/git/core.ts, so GIT_INDEX_FILE set by
  * `git commit -a` / `git commit <paths>` reaches every child (docs/stack-pitfalls.md#4).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { git, runGit } from './git.js';
-import { commitState } from './git-probe.js';
+import { git, runGit } from './core.js';
+import { commitState } from './probe.js';
 
 /** Added line numbers (1-based, in the new version) per path. */
 export type AddedLines = Map<string, Set<number>>;
@@ -222,9 +222,9 @@ export async function objectExists(root: string, sha: string): Promise<boolean> 
 }
 
 // Set-up inspection for `findings doctor` runs once per invocation, off the commit path, so it
-// uses simple-git (with git's environment passed through, src/git-client.ts), imported on first
+// uses simple-git (with git's environment passed through, src/git/client.ts), imported on first
 // use so that the hooks, which import this module, never load it (docs/hooks.md "Speed").
-const gitClient = async (root: string) => (await import('./git-client.js')).gitClient(root);
+const gitClient = async (root: string) => (await import('./client.js')).gitClient(root);
 
 /** `git config --get <key>` or null. */
 export async function gitConfig(root: string, key: string): Promise<string | null> {

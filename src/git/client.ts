@@ -1,6 +1,6 @@
 /**
  * simple-git, for the non-hot operations (doctor, init's hook set-up, pull). Kept out of
- * src/git.ts so the hooks, which only use plain child_process, never load it (docs/hooks.md
+ * src/git/core.ts so the hooks, which only use plain child_process, never load it (docs/hooks.md
  * "Speed": simple-git and its dependencies are 14 module files).
  */
 import { simpleGit, type SimpleGit } from 'simple-git';

@@ -2,9 +2,9 @@
  * git helpers of the review ledger (ARCHITECTURE "git"): who added each ledger line, the identity
  * a commit would get, `Task:` trailers, and a narrow file source for one pushed commit.
  */
-import { readObjects, runGit, treeEntries } from './git.js';
-import type { RepoFiles } from './repo-files.js';
-import { compareStrings } from './diagnostics.js';
+import { readObjects, runGit, treeEntries } from './core.js';
+import type { RepoFiles } from '../repo-files.js';
+import { compareStrings } from '../diagnostics.js';
 
 /** The commit and author of one line of a file, from `git blame --porcelain`. */
 export interface LineOrigin {
