@@ -192,8 +192,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         `  ${unlabelled.length} hit(s) to label, e.g.: ${unlabelled.slice(0, 5).join(' ')}${unlabelled.length > 5 ? ` (all in ${m.file})` : ''}`,
       );
       out.info(
-        `  label them: findings constraint label ${m.id} --interactive [--sample]  (or: findings ` +
-          `constraint sample ${m.id} > labels.txt; edit; findings constraint label ${m.id} --from labels.txt)`,
+        `  label them: findings constraint label ${m.id} --interactive [--sample]  ` +
+          `(or: findings constraint sample ${m.id} > labels.txt; edit; findings constraint label ${m.id} --from labels.txt)`,
       );
     }
     if (r.head !== null) out.info(`measured ${r.measured.length} constraint(s) over ${r.commits} commit(s) at ${r.head.slice(0, 8)}`);
@@ -365,8 +365,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     }
     const { labelFileEntry } = await import('../../lifecycle/label-file.js');
     io.stdout.write(
-      `# ${id}: ${s.hits.length} of ${s.unlabelled} unlabelled distinct hit(s), seed ${s.seed}\n# replace ` +
-        `each ? with tp or fp (a note may follow), then: findings constraint label ${id} --from <this file>\n`,
+      `# ${id}: ${s.hits.length} of ${s.unlabelled} unlabelled distinct hit(s), seed ${s.seed}\n` +
+        `# replace each ? with tp or fp (a note may follow), then: findings constraint label ${id} --from <this file>\n`,
     );
     for (const h of s.hits) io.stdout.write(labelFileEntry(h, lineOf(h)));
   });
