@@ -34,7 +34,7 @@ export function readFrontMatterRemark(bytes: Buffer | string, file: string): Fro
   if (!fence.ok) return fence.result;
   const tree = remark().parse(text.slice(0, fence.fence.end));
   const node = tree.children[0];
-  if (!node || node.type !== 'yaml' || node.position?.start.line !== 1 || node.position.end.line !== fence.fence.closeLine) {
+  if (node?.type !== 'yaml' || node.position?.start.line !== 1 || node.position.end.line !== fence.fence.closeLine) {
     return {
       ok: false,
       diagnostics: [
