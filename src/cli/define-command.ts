@@ -53,7 +53,7 @@ export interface CommandSpec<O extends CommonOptions, P extends unknown[]> {
   readonly action: (ctx: CommandContext<O>, ...positionals: P) => Promise<ExitCode>;
 }
 
-/** Declares the options and the action of one (sub)command; returns where its exit code lands. */
+/** Declares the options and the action of one (sub)command; `done` receives the exit code its action returns. */
 function build<O extends CommonOptions, P extends unknown[]>(
   cmd: Command,
   io: CliIo,
