@@ -155,9 +155,22 @@ export async function indexEntries(cwd: string, prefixes: readonly string[] = []
   return entries;
 }
 
-/** Blob entries of a commit's tree (`git ls-tree -r -z`), optionally under path prefixes. */
-export async function treeEntries(cwd: string, commit: string, prefixes: readonly string[] = []): Promise<BlobEntry[]> {
-  const out = await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...prefixes]);
+/**
+ * How a plumbing read is run. `env` is laid over ours (a key set to undefined removes it): `pull`
+ * reads a private bare repository and must not see the caller's GIT_DIR / GIT_INDEX_FILE.
+ */
+export interface PlumbingOptions {
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Blob entries of a commit's tree (`git ls-tree -r -z`), optionally under path prefixes; gitlinks (mode 160000) included. */
+export async function treeEntries(
+  cwd: string,
+  commit: string,
+  prefixes: readonly string[] = [],
+  options: PlumbingOptions = {},
+): Promise<BlobEntry[]> {
+  const out = await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...prefixes], runOptions(options));
   const entries: BlobEntry[] = [];
   for (const rec of out.toString('utf8').split('\0')) {
     if (!rec) continue;
@@ -193,10 +206,18 @@ export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<st
  * Reads many objects with one `git cat-file --batch` process (docs/stack-pitfalls.md#5).
  * Keys are object names (shas or `<rev>:<path>` without newlines); missing objects map to null.
  */
-export async function readObjects(cwd: string, names: readonly string[]): Promise<Map<string, Buffer | null>> {
+export async function readObjects(
+  cwd: string,
+  names: readonly string[],
+  options: PlumbingOptions = {},
+): Promise<Map<string, Buffer | null>> {
   const unique = [...new Set(names)];
   if (unique.length === 0) return new Map();
-  return parseCatFileBatch(await git(cwd, ['cat-file', '--batch'], { input: `${unique.join('\n')}\n` }), unique);
+  return parseCatFileBatch(await git(cwd, ['cat-file', '--batch'], { ...runOptions(options), input: `${unique.join('\n')}\n` }), unique);
+}
+
+function runOptions(options: PlumbingOptions): RunGitOptions {
+  return options.env === undefined ? {} : { env: options.env };
 }
 
 /** `git config user.email`, or null when unset. */

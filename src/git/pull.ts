@@ -13,7 +13,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { makePullTempDir } from '../fs/temp-dirs.js';
 import path from 'node:path';
-import { parseCatFileBatch, runGit, type BlobEntry, type GitResult } from './core.js';
+import { readObjects, runGit, treeEntries, type BlobEntry, type GitResult } from './core.js';
 
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'file']);
 
@@ -117,6 +117,7 @@ export interface FetchedSource {
 }
 
 const PRIVATE_REF = 'refs/findings-pull/source';
+const GITLINK_MODE = '160000';
 
 /**
  * Fetches `ref` (default HEAD) of a source into a temporary bare repository (depth 1: only the
@@ -179,12 +180,9 @@ export async function fetchSource(
       ok: true,
       source: {
         commit,
-        async entries(prefixes) {
-          const out = await runGit(dir, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...prefixes], { env });
-          if (out.code !== 0) throw new Error(`git ls-tree failed: ${gitReason(out)}`);
-          return parseLsTree(out.stdout);
-        },
-        readBlobs: (shas) => catFileBatch(dir, env, shas),
+        // Submodule commits (gitlinks, mode 160000) are not files a pull could copy.
+        entries: async (prefixes) => (await treeEntries(dir, commit, prefixes, { env })).filter((e) => e.mode !== GITLINK_MODE),
+        readBlobs: (shas) => readObjects(dir, shas, { env }),
         dispose,
       },
     };
@@ -192,27 +190,6 @@ export async function fetchSource(
     dispose();
     throw error;
   }
-}
-
-/** Parses `ls-tree -r -z` output into blob entries (submodule commits are skipped). Pure. */
-export function parseLsTree(out: Buffer): BlobEntry[] {
-  const entries: BlobEntry[] = [];
-  for (const rec of out.toString('utf8').split('\0')) {
-    if (!rec) continue;
-    const tab = rec.indexOf('\t');
-    const [mode, type, sha] = rec.slice(0, tab).split(' ');
-    if (type !== 'blob') continue;
-    entries.push({ mode: mode!, sha: sha!, path: rec.slice(tab + 1) });
-  }
-  return entries;
-}
-
-async function catFileBatch(dir: string, env: NodeJS.ProcessEnv, shas: readonly string[]): Promise<Map<string, Buffer | null>> {
-  const unique = [...new Set(shas)];
-  if (unique.length === 0) return new Map();
-  const r = await runGit(dir, ['cat-file', '--batch'], { env, input: `${unique.join('\n')}\n` });
-  if (r.code !== 0) throw new Error(`git cat-file failed: ${gitReason(r)}`);
-  return parseCatFileBatch(r.stdout, unique);
 }
 
 /**

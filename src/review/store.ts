@@ -2,20 +2,22 @@
  * The ledger write side: every change is an append of new events to `.agents/reviews/<task>.jsonl`
  * under the per-task lock, as one write (read + append + atomic rename), followed by regenerating
  * the note `.agents/reviews/<task>.md`. The decision of what to append is made inside the lock from
- * the ledger as it is then, so two concurrent producers never compute the same round.
+ * the ledger as it is then, so two concurrent producers never compute the same round. The task
+ * file `.agents/tasks/<task>.json` is written here too, under the same lock.
  */
 import { readFileSync } from 'node:fs';
 import { readIfExists } from '../fs/atomic.js';
 import { repoTarget, writeRepoFile, writeRepoFileIfChanged, WriteRefusedError } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
-import { reviewLedgerPath, reviewLockPath, reviewNotePath } from '../layout.js';
+import { reviewLedgerPath, reviewLockPath, reviewNotePath, taskPath } from '../layout.js';
 import { packageFile } from '../package-root.js';
 import { worktreeFiles } from '../repo-files.js';
 import { eventLine, parseLedger } from './events.js';
-import { foldEvents, readLedgerEvents, type ReviewFinding } from './ledger.js';
+import { foldEvents, readLedgerEvents, readTaskChecked, type ReviewFinding } from './ledger.js';
 import { fillTemplate, noteSlots } from './render.js';
-import type { ReviewEvent } from './types.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { renderTaskFile } from './task-file.js';
+import type { ReviewEvent, TaskFile } from './types.js';
+import { hasErrors, type Diagnostic } from '../diagnostics.js';
 
 /** What a planner sees: the task's current events and folded findings (working tree). */
 export interface LedgerState {
@@ -88,5 +90,23 @@ export async function regenerateNote(root: string, task: string): Promise<'creat
   return withLock(repoTarget(root, reviewLockPath(task)), async () => {
     const read = await readLedgerEvents(worktreeFiles(root), task);
     return writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, foldEvents(read.events)));
+  });
+}
+
+/**
+ * Rewrites the task file with what `plan` makes of the current one (null: none yet), under the
+ * task's lock. An invalid task file is left as it is: its errors come back and nothing is written.
+ */
+export async function updateTaskFile(
+  root: string,
+  task: string,
+  plan: (current: TaskFile | null) => TaskFile,
+): Promise<{ ok: true; task: TaskFile } | { ok: false; diagnostics: Diagnostic[] }> {
+  return withLock(repoTarget(root, reviewLockPath(task)), async () => {
+    const checked = await readTaskChecked(worktreeFiles(root), task);
+    if (hasErrors(checked.diagnostics)) return { ok: false, diagnostics: checked.diagnostics };
+    const next = plan(checked.task);
+    await writeRepoFile(root, taskPath(task), renderTaskFile(next));
+    return { ok: true, task: next };
   });
 }

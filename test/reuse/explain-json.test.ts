@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExplainChain } from '../../src/reuse/explain/chain.js';
+import type { ExplainChain } from '../../src/reuse/explain/types.js';
 import { renderExplainJson } from '../../src/reuse/explain/render.js';
 import { FIXTURES, PACKAGE_ROOT } from '../helpers/repo.js';
 

@@ -12,39 +12,34 @@ import { Layout } from '../../layout.js';
 import type { FormatContext } from '../../output/format.js';
 import type { CompileRun } from '../../../compiler/run.js';
 import { constraintsOf } from '../index-at.js';
-import type { CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
+import { type CommandContext, defineCommand } from '../define-command.js';
+import type { CommonOptions } from '../options.js';
 
 interface CompileOptions extends CommonOptions {
   check?: boolean;
 }
 
-export async function run(args: string[], io: CliIo): Promise<ExitCode> {
-  let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand('compile', 'Promote findings and compile planning rules, pre-mortem checks and the constraint index.', io).option(
-    '--check',
-    'write nothing; exit 1 listing every compiled file that is missing, stale or orphaned',
-  );
-  addRootOption(cmd);
-  addFormatOptions(cmd, ['stylish', 'json', 'markdown']);
-  cmd.action(async (opts: CompileOptions) => {
-    const out = Output.from(io, opts, ['stylish', 'json', 'markdown']);
+export const run = defineCommand('compile', 'Promote findings and compile planning rules, pre-mortem checks and the constraint index.', {
+  declare: (cmd) => cmd.option('--check', 'write nothing; exit 1 listing every compiled file that is missing, stale or orphaned'),
+  root: 'any',
+  formats: ['stylish', 'json', 'markdown'],
+  action: async ({ opts, out, repoRoot }: CommandContext<CompileOptions>) => {
     if (out.format === 'markdown' && !opts.check)
       throw new UsageError('--format markdown goes with --check (a report of what is not current)');
-    const root = await resolveRoot(opts.root, io);
+    const root = await repoRoot();
     // The compiler (and unified) load only when this command runs (docs/stack-pitfalls.md#9).
     const { runCompile } = await import('../../../compiler/run.js');
     const check = Boolean(opts.check);
     const result = await runCompile(root, { check });
     const drift = check && result.changes.length > 0;
-    exit = hasErrors(result.diagnostics) || drift ? ExitCode.Failed : ExitCode.Ok;
+    const exit = hasErrors(result.diagnostics) || drift ? ExitCode.Failed : ExitCode.Ok;
     if (out.format === 'markdown') {
       await out.diagnostics(result.diagnostics, await markdownReport(root, result));
-      return;
+      return exit;
     }
     if (out.machine) {
       out.json({ diagnostics: result.diagnostics, changes: result.changes });
-      return;
+      return exit;
     }
     await out.diagnostics(result.diagnostics);
     const width = Math.max(0, ...result.changes.map((c) => c.action.length));
@@ -52,20 +47,19 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const counts = countBySeverity(result.diagnostics);
     const problems = `${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}`;
     if (check) {
+      const n = result.changes.length;
       out.info(
         drift
-          ? `findings compile --check: ${result.changes.length} compiled ` +
-              `file${result.changes.length === 1 ? ' is' : 's are'} not current (${problems}); run \`findings compile\``
+          ? `findings compile --check: ${n} compiled file${n === 1 ? ' is' : 's are'} not current (${problems}); run \`findings compile\``
           : `findings compile --check: all compiled files are current (${problems})`,
       );
-      return;
+      return exit;
     }
     const n = (a: string): number => result.changes.filter((c) => c.action === a).length;
     out.info(`findings compile: ${n('created')} created, ${n('updated')} updated, ${n('removed')} removed (${problems})`);
-  });
-  await parseArgs(cmd, args);
-  return exit;
-}
+    return exit;
+  },
+});
 
 /**
  * `compile --check --format markdown`: the drifted files as a section, and the constraints that

@@ -3,8 +3,8 @@ import { Option } from 'commander';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import { checkSources, pullSource, type PullResult, type SourceCheck } from '../../reuse/pull.js';
 import type { PullTier } from '../../reuse/sources-file.js';
-import type { CliIo } from '../io.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveRoot, type CommonOptions } from '../options.js';
+import { type CommandContext, defineCommand } from '../define-command.js';
+import type { CommonOptions, Output } from '../options.js';
 
 interface PullOptions extends CommonOptions {
   ref?: string;
@@ -49,61 +49,55 @@ function checkJson(checks: readonly SourceCheck[], diagnostics: unknown): unknow
   return { sources: checks, diagnostics };
 }
 
-export async function run(args: string[], io: CliIo): Promise<ExitCode> {
-  let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand(
-    'pull',
-    "Import another repository's active findings (registry lines, mechanical artifacts and their fixtures), read with git only.",
-    io,
-  )
-    .argument('[source]', 'a local path or any URL git can fetch (optional with --check: every recorded source)')
-    .option('--ref <ref>', "the source's ref to read (default: its HEAD)")
-    .addOption(new Option('--tier <tier>', 'tier of imported entries').choices(['pulled', 'seed']).default('pulled'))
-    .option('--check', 'write nothing; exit 1 when a recorded source has moved past the recorded commit');
-  addRootOption(cmd);
-  addFormatOptions(cmd, ['stylish', 'json']);
-  cmd.action(async (source: string | undefined, opts: PullOptions) => {
-    const out = Output.from(io, opts, ['stylish', 'json']);
-    const root = await resolveRoot(opts.root, io);
-    if (opts.check) {
-      const { checks, diagnostics } = await checkSources(root, { ...(source !== undefined ? { source } : {}), cwd: io.cwd });
-      if (out.machine) out.json(checkJson(checks, diagnostics));
+export const run = defineCommand(
+  'pull',
+  "Import another repository's active findings (registry lines, mechanical artifacts and their fixtures), read with git only.",
+  {
+    declare: (cmd) =>
+      cmd
+        .argument('[source]', 'a local path or any URL git can fetch (optional with --check: every recorded source)')
+        .option('--ref <ref>', "the source's ref to read (default: its HEAD)")
+        .addOption(new Option('--tier <tier>', 'tier of imported entries').choices(['pulled', 'seed']).default('pulled'))
+        .option('--check', 'write nothing; exit 1 when a recorded source has moved past the recorded commit'),
+    root: 'any',
+    formats: ['stylish', 'json'],
+    action: async ({ io, opts, out, repoRoot }: CommandContext<PullOptions>, source: string | undefined) => {
+      const root = await repoRoot();
+      if (opts.check) return check(root, source, io.cwd, out);
+      if (source === undefined) throw new UsageError('missing required argument "source" (a path or URL; only --check may omit it)');
+      if (opts.ref !== undefined && opts.ref === '') throw new UsageError('--ref must not be empty');
+      const result = await pullSource(root, {
+        source,
+        ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
+        tier: opts.tier ?? 'pulled',
+        cwd: io.cwd,
+      });
+      if (out.machine) out.json(pullJson(result));
       else {
-        await out.diagnostics(diagnostics);
-        for (const c of checks) if (c.state === 'current') out.info(`${c.url} (${c.ref}) is current at ${c.current?.slice(0, 12)}`);
-        if (checks.length === 0 && diagnostics.length === 0)
-          out.info('no sources recorded in .agents/findings/sources.json; nothing to check');
+        await out.diagnostics(result.diagnostics);
+        if (result.outcome === 'pulled') {
+          for (const id of result.added) out.info(`added     ${id}`);
+          for (const id of result.updated) out.info(`updated   ${id}`);
+          for (const id of result.retired) out.info(`retired   ${id}`);
+          for (const id of result.keptLocal) out.info(`kept      ${id} (local entry or local edit wins)`);
+          for (const f of result.files) if (f.action === 'created' || f.action === 'updated') out.info(`${f.action.padEnd(9)} ${f.path}`);
+          out.info(summary(result));
+        }
       }
-      exit =
-        checks.some((c) => c.state === 'unreadable') || (checks.length === 0 && diagnostics.length > 0)
-          ? ExitCode.Usage
-          : checks.some((c) => c.state !== 'current')
-            ? ExitCode.Failed
-            : ExitCode.Ok;
-      return;
-    }
-    if (source === undefined) throw new UsageError('missing required argument "source" (a path or URL; only --check may omit it)');
-    if (opts.ref !== undefined && opts.ref === '') throw new UsageError('--ref must not be empty');
-    const result = await pullSource(root, {
-      source,
-      ...(opts.ref !== undefined ? { ref: opts.ref } : {}),
-      tier: opts.tier ?? 'pulled',
-      cwd: io.cwd,
-    });
-    if (out.machine) out.json(pullJson(result));
-    else {
-      await out.diagnostics(result.diagnostics);
-      if (result.outcome === 'pulled') {
-        for (const id of result.added) out.info(`added     ${id}`);
-        for (const id of result.updated) out.info(`updated   ${id}`);
-        for (const id of result.retired) out.info(`retired   ${id}`);
-        for (const id of result.keptLocal) out.info(`kept      ${id} (local entry or local edit wins)`);
-        for (const f of result.files) if (f.action === 'created' || f.action === 'updated') out.info(`${f.action.padEnd(9)} ${f.path}`);
-        out.info(summary(result));
-      }
-    }
-    exit = result.outcome === 'pulled' ? ExitCode.Ok : result.outcome === 'rejected' ? ExitCode.Failed : ExitCode.Usage;
-  });
-  await parseArgs(cmd, args);
-  return exit;
+      return result.outcome === 'pulled' ? ExitCode.Ok : result.outcome === 'rejected' ? ExitCode.Failed : ExitCode.Usage;
+    },
+  },
+);
+
+/** `pull --check`: exit 1 when a recorded source moved, 2 when one cannot be read (or sources.json is broken). */
+async function check(root: string, source: string | undefined, cwd: string, out: Output): Promise<ExitCode> {
+  const { checks, diagnostics } = await checkSources(root, { ...(source !== undefined ? { source } : {}), cwd });
+  if (out.machine) out.json(checkJson(checks, diagnostics));
+  else {
+    await out.diagnostics(diagnostics);
+    for (const c of checks) if (c.state === 'current') out.info(`${c.url} (${c.ref}) is current at ${c.current?.slice(0, 12)}`);
+    if (checks.length === 0 && diagnostics.length === 0) out.info('no sources recorded in .agents/findings/sources.json; nothing to check');
+  }
+  if (checks.some((c) => c.state === 'unreadable') || (checks.length === 0 && diagnostics.length > 0)) return ExitCode.Usage;
+  return checks.some((c) => c.state !== 'current') ? ExitCode.Failed : ExitCode.Ok;
 }

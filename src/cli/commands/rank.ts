@@ -6,18 +6,8 @@ import { DEFAULT_LIMIT, rankEntries, type RankedEntry } from '../../registry/ran
 import { stableStringify } from '../../json-stable.js';
 import { worktreeFiles } from '../../repo-files.js';
 import { WORK_SHAPES } from '../../types.js';
-import type { CliIo } from '../io.js';
-import {
-  addFormatOptions,
-  addRootOption,
-  baseCommand,
-  collect,
-  listOption,
-  Output,
-  parseArgs,
-  resolveRoot,
-  type CommonOptions,
-} from '../options.js';
+import { type CommandContext, defineCommand } from '../define-command.js';
+import { collect, type CommonOptions, listOption } from '../options.js';
 
 interface RankOptions extends CommonOptions {
   when?: string[];
@@ -81,23 +71,23 @@ function parseLimit(value: string | undefined): number {
   return Number(value);
 }
 
-export async function run(args: string[], io: CliIo): Promise<ExitCode> {
-  const cmd = baseCommand('rank', 'Rank active findings by severity, scope match and keyword overlap (at most 5 unless --limit).', io)
-    .option('--when <shapes>', `current work shapes, comma-separated or repeated (${WORK_SHAPES.join(', ')})`, collect)
-    .option('--lang <languages>', 'languages of the work, comma-separated or repeated', collect)
-    .option('--path <paths>', 'paths being changed, comma-separated or repeated', collect)
-    .option('--text <goal>', 'goal, plan or review target, for literal keyword overlap')
-    .option('--limit <n>', `how many to show (default ${DEFAULT_LIMIT})`);
-  addRootOption(cmd);
-  addFormatOptions(cmd, ['stylish', 'json']);
-  cmd.action(async (opts: RankOptions) => {
-    const out = Output.from(io, opts, ['stylish', 'json']);
+export const run = defineCommand('rank', 'Rank active findings by severity, scope match and keyword overlap (at most 5 unless --limit).', {
+  declare: (cmd) =>
+    cmd
+      .option('--when <shapes>', `current work shapes, comma-separated or repeated (${WORK_SHAPES.join(', ')})`, collect)
+      .option('--lang <languages>', 'languages of the work, comma-separated or repeated', collect)
+      .option('--path <paths>', 'paths being changed, comma-separated or repeated', collect)
+      .option('--text <goal>', 'goal, plan or review target, for literal keyword overlap')
+      .option('--limit <n>', `how many to show (default ${DEFAULT_LIMIT})`),
+  root: 'any',
+  formats: ['stylish', 'json'],
+  action: async ({ io, opts, out, repoRoot }: CommandContext<RankOptions>) => {
     const when = listOption(opts.when);
     const unknown = when.filter((w) => !(WORK_SHAPES as readonly string[]).includes(w));
     if (unknown.length > 0)
       throw new UsageError(`--when: unknown work shape ${unknown.map((u) => `"${u}"`).join(', ')} (one of ${WORK_SHAPES.join(', ')})`);
     const limit = parseLimit(opts.limit);
-    const root = await resolveRoot(opts.root, io);
+    const root = await repoRoot();
     const registry = await readRegistry(worktreeFiles(root));
     // Fail-open reader: its warnings go to stderr so stdout stays the ranking (or parseable JSON).
     if (registry.warnings.length > 0) out.warn(formatStylish(registry.warnings, out.errPaint).trimEnd());
@@ -112,7 +102,6 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       },
     );
     io.stdout.write(out.machine ? rankJson(ranked) : rankText(ranked));
-  });
-  await parseArgs(cmd, args);
-  return ExitCode.Ok;
-}
+    return ExitCode.Ok;
+  },
+});

@@ -1,7 +1,7 @@
 /** Renders an explain chain: stylish text for people, stable JSON for tools (docs/reuse.md). Pure. */
 import { formatRatio } from '../../lifecycle/activate.js';
 import { formatInterval } from '../../lifecycle/wilson.js';
-import { EXPLAIN_SHAPE, type ExplainChain, type KeyShape } from './chain.js';
+import { EXPLAIN_SHAPE, type ExplainChain, type KeyShape } from './types.js';
 
 const at = (file: string, line: number): string => (line > 0 ? `${file}:${line}` : file);
 // The same notation as `findings constraint label/activate` (floored, so 0.9499 never reads 0.95).
