@@ -15,6 +15,8 @@
 import { RE2JS, RE2Set } from 're2js';
 import { isSafePattern } from './safe-pattern.js';
 import { canonicalMode } from '../constraints/shape.js';
+import { LineTable } from '../text-position.js';
+import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralTree } from './literals.js';
 
 export interface DetectorSpec {
   readonly kind: string;
@@ -177,31 +179,6 @@ export interface EvaluateOptions {
   maxHits?: number;
 }
 
-/** 1-based line/column of an offset, using a precomputed sorted list of line starts. */
-function position(lineStarts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
-}
-
-/** The text of a 1-based line, without its newline. */
-function lineText(text: string, starts: number[], line: number): string {
-  const from = starts[line - 1]!;
-  const next = starts[line];
-  return text.slice(from, next === undefined ? text.length : next - 1);
-}
-
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
 /**
  * Evaluates a matcher over a file's text and returns violations as hits. For `match` and
  * `must_not_contain`, every match is a hit; for `must_contain`, a file without a match is one
@@ -219,19 +196,19 @@ export function evaluate(matcher: Matcher, text: string, options: EvaluateOption
     return { hits: found ? [] : [{ line: 1, endLine: 1, column: 1, match: '' }] };
   }
   const hits: Hit[] = [];
-  let starts: number[] | null = null;
+  let lines: LineTable | null = null;
   while (m.find()) {
-    starts ??= lineStartsOf(text);
+    lines ??= new LineTable(text);
     const start = m.start();
     const end = m.end();
-    const { line, column } = position(starts, start);
+    const { line, column } = lines.positionAt(start);
     // A line that also matches `exclude` is not a hit (upstream's gate, line by line).
-    if (matcher.exclude && matcher.exclude.matcher(lineText(text, starts, line)).find()) {
+    if (matcher.exclude?.matcher(lines.lineText(line)).find()) {
       if (performance.now() - started > budgetMs) return { hits, error: overrun };
       continue;
     }
     // The last character's line, so a hit spanning `try:\n    pass` covers both lines.
-    const endLine = end > start ? position(starts, end - 1).line : line;
+    const endLine = end > start ? lines.lineAt(end - 1) : line;
     hits.push({ line, endLine, column, match: (m.group() ?? '').slice(0, 200) });
     if (hits.length >= maxHits) break;
     if (performance.now() - started > budgetMs) return { hits, error: overrun };
@@ -263,10 +240,12 @@ export interface Prefilter {
 }
 
 /**
- * Builds a prefilter over many matchers: their patterns go into one re2js RE2Set per flag
- * combination, so a file costs one linear scan per combination instead of one per constraint
- * (100 constraints over 5,000 staged files: ~45 ms instead of ~280 ms). A set that cannot be
- * built or run decides none of its members, so callers simply evaluate them.
+ * Builds a prefilter over many matchers, in two steps per text. First the required literals
+ * (src/match/literals.ts): one linear pass finds which literals occur, and a matcher whose literal
+ * condition fails cannot match (re2js itself would refuse to search that text). Then, only for
+ * flag sets with a matcher still possible, one re2js RE2Set per flag combination, so a file costs
+ * one linear scan per combination instead of one per constraint. A set that cannot be built or
+ * run decides none of its members, so callers simply evaluate them.
  */
 export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   const groups = new Map<number, Matcher[]>();
@@ -295,11 +274,16 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   }
   const staticUndecided = new Set<Matcher>(undecided);
   for (const { set, members } of sets) if (set === null) for (const m of members) staticUndecided.add(m);
-  const decide = (text: string): { occurring: Set<Matcher>; undecided: ReadonlySet<Matcher> } => {
-    const occurring = new Set<Matcher>();
+  const screen = literalScreen(matchers);
+  const none: ReadonlySet<Matcher> = new Set<Matcher>();
+  const decide = (text: string): { occurring: ReadonlySet<Matcher>; undecided: ReadonlySet<Matcher> } => {
+    const absent = screen === null ? null : screen.scan(text);
+    let occurring: Set<Matcher> | null = null;
     let unsure: Set<Matcher> | null = null;
     for (const { set, members } of sets) {
       if (set === null) continue;
+      // Every member ruled out by its literals: the set has nothing to tell.
+      if (absent !== null && members.every(absent)) continue;
       let ids: number[] | null = null;
       try {
         ids = set.match(text);
@@ -309,16 +293,48 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       if (ids === null) {
         unsure ??= new Set(staticUndecided);
         for (const m of members) unsure.add(m);
-      } else for (const id of ids) occurring.add(members[id]!);
+      } else for (const id of ids) (occurring ??= new Set()).add(members[id]!);
     }
-    return { occurring, undecided: unsure ?? staticUndecided };
+    let left: ReadonlySet<Matcher> = unsure ?? staticUndecided;
+    if (absent !== null) {
+      // A matcher whose literals are absent does not occur: known for sure, whatever else said so.
+      if (occurring !== null) for (const m of occurring) if (absent(m)) occurring.delete(m);
+      if ([...left].some(absent)) left = new Set([...left].filter((m) => !absent(m)));
+    }
+    return { occurring: occurring ?? none, undecided: left.size === 0 ? none : left };
   };
   return {
     decide,
     matching(text) {
       const { occurring, undecided: unknown } = decide(text);
-      for (const m of unknown) occurring.add(m);
-      return occurring;
+      return new Set([...occurring, ...unknown]);
+    },
+  };
+}
+
+/**
+ * The literal screen over matchers (src/match/literals.ts): `scan(text)` returns a test that is
+ * true for a matcher whose required literals the text lacks (valid until the next scan). Null
+ * when no matcher has required literals.
+ */
+function literalScreen(matchers: readonly Matcher[]): { scan(text: string): (m: Matcher) => boolean } | null {
+  const table = new LiteralTable();
+  const trees = new Map<Matcher, LiteralTree>();
+  for (const m of matchers) {
+    if (trees.has(m)) continue;
+    const tree = requiredLiterals(m.re2, table);
+    if (tree !== null) trees.set(m, tree);
+  }
+  const scanner = literalScanner(table.literals);
+  if (scanner === null) return null;
+  const absent = (m: Matcher): boolean => {
+    const tree = trees.get(m);
+    return tree !== undefined && !possible(tree, scanner.present, scanner.stamp);
+  };
+  return {
+    scan(text) {
+      scanner.scan(text);
+      return absent;
     },
   };
 }
