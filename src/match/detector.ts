@@ -275,15 +275,19 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   const staticUndecided = new Set<Matcher>(undecided);
   for (const { set, members } of sets) if (set === null) for (const m of members) staticUndecided.add(m);
   const screen = literalScreen(matchers);
+  // A set whose members all have required literals is skipped outright when a text has none of its literals.
+  const screened = sets.map(({ members }) => screen !== null && members.every((m) => screen.screens(m)));
   const none: ReadonlySet<Matcher> = new Set<Matcher>();
+  const nothing = { occurring: none, undecided: none };
   const decide = (text: string): { occurring: ReadonlySet<Matcher>; undecided: ReadonlySet<Matcher> } => {
-    const absent = screen === null ? null : screen.scan(text);
+    const found = screen === null ? -1 : screen.scan(text);
+    const absent = screen === null ? null : screen.absent;
     let occurring: Set<Matcher> | null = null;
     let unsure: Set<Matcher> | null = null;
-    for (const { set, members } of sets) {
+    for (const [g, { set, members }] of sets.entries()) {
       if (set === null) continue;
       // Every member ruled out by its literals: the set has nothing to tell.
-      if (absent !== null && members.every(absent)) continue;
+      if (absent !== null && ((found === 0 && screened[g]) || members.every(absent))) continue;
       let ids: number[] | null = null;
       try {
         ids = set.match(text);
@@ -301,6 +305,7 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       if (occurring !== null) for (const m of occurring) if (absent(m)) occurring.delete(m);
       if ([...left].some(absent)) left = new Set([...left].filter((m) => !absent(m)));
     }
+    if ((occurring === null || occurring.size === 0) && left.size === 0) return nothing;
     return { occurring: occurring ?? none, undecided: left.size === 0 ? none : left };
   };
   return {
@@ -313,11 +318,13 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
 }
 
 /**
- * The literal screen over matchers (src/match/literals.ts): `scan(text)` returns a test that is
- * true for a matcher whose required literals the text lacks (valid until the next scan). Null
- * when no matcher has required literals.
+ * The literal screen over matchers (src/match/literals.ts): `scan(text)` returns how many literals
+ * occur in the text; until the next scan, `absent(m)` is true for a matcher whose required
+ * literals the text lacks. `screens(m)`: the matcher has required literals. Null when none has.
  */
-function literalScreen(matchers: readonly Matcher[]): { scan(text: string): (m: Matcher) => boolean } | null {
+function literalScreen(
+  matchers: readonly Matcher[],
+): { scan(text: string): number; absent(m: Matcher): boolean; screens(m: Matcher): boolean } | null {
   const table = new LiteralTable();
   const trees = new Map<Matcher, LiteralTree>();
   for (const m of matchers) {
@@ -327,14 +334,12 @@ function literalScreen(matchers: readonly Matcher[]): { scan(text: string): (m: 
   }
   const scanner = literalScanner(table.literals);
   if (scanner === null) return null;
-  const absent = (m: Matcher): boolean => {
-    const tree = trees.get(m);
-    return tree !== undefined && !possible(tree, scanner.present, scanner.stamp);
-  };
   return {
-    scan(text) {
-      scanner.scan(text);
-      return absent;
+    scan: (text) => scanner.scan(text),
+    absent(m) {
+      const tree = trees.get(m);
+      return tree !== undefined && !possible(tree, scanner.present, scanner.stamp);
     },
+    screens: (m) => trees.has(m),
   };
 }

@@ -90,6 +90,9 @@ function convert(node: Re2Prefilter, table: LiteralTable): LiteralTree | null {
   return null;
 }
 
+/** With this many distinct first units or fewer, the root skips ahead with indexOf (else unit by unit). */
+const MAX_JUMP_UNITS = 3;
+
 /** Automata larger than this many table cells (×4 bytes) are not built: no screen then. */
 const MAX_TABLE_CELLS = 1 << 22;
 
@@ -135,8 +138,20 @@ export class LiteralScanner {
   /** `present[id] === stamp` after a scan: literal `id` occurred in the last text. */
   readonly present: Int32Array;
   stamp = 0;
+  /** The distinct first code units of the literals (as one-unit strings), and a lookup of them. */
+  private readonly firstUnits: string[] = [];
+  private readonly isFirst = new Uint8Array(65536);
+  private readonly nextAt: Int32Array;
 
   constructor(literals: readonly string[]) {
+    for (const lit of literals) {
+      const u = lit.charCodeAt(0);
+      if (this.isFirst[u] === 0) {
+        this.isFirst[u] = 1;
+        this.firstUnits.push(lit[0]!);
+      }
+    }
+    this.nextAt = new Int32Array(this.firstUnits.length);
     let classes = 0;
     for (const lit of literals) {
       for (let i = 0; i < lit.length; i += 1) {
@@ -193,14 +208,36 @@ export class LiteralScanner {
     this.present = new Int32Array(literals.length);
   }
 
-  /** Scans `text`; afterwards `present[id] === stamp` for exactly the literals that occur in it. */
-  scan(text: string): void {
+  /** Scans `text` and returns how many literals occur; afterwards `present[id] === stamp` for exactly those. */
+  scan(text: string): number {
     const stamp = ++this.stamp;
-    const { unitClass, next, width, reports, ends, outLink, present } = this;
+    const { unitClass, next, width, reports, ends, outLink, present, firstUnits, isFirst } = this;
+    const n = text.length;
+    const jump = firstUnits.length <= MAX_JUMP_UNITS;
+    const nextAt = this.nextAt.fill(-1);
     let left = present.length;
     let s = 0;
-    for (let i = 0; i < text.length; i += 1) {
+    let i = 0;
+    while (i < n) {
+      if (s === 0) {
+        // At the root only a literal's first unit leads anywhere: skip to the next one, with
+        // indexOf when there are few (each unit's search resumes where it stopped: linear).
+        if (jump) {
+          let best = n;
+          for (let k = 0; k < firstUnits.length; k += 1) {
+            let at = nextAt[k]!;
+            if (at < i) {
+              at = text.indexOf(firstUnits[k]!, i);
+              nextAt[k] = at = at === -1 ? n : at;
+            }
+            if (at < best) best = at;
+          }
+          i = best;
+        } else while (i < n && isFirst[text.charCodeAt(i)] === 0) i += 1;
+        if (i >= n) break;
+      }
       s = next[s * width + unitClass[text.charCodeAt(i)]!]!;
+      i += 1;
       if (reports[s] === 0) continue;
       // Every literal ending here: this state's and its output links'. A literal already found
       // in this text had its own links walked then, so the walk stops there (linear overall).
@@ -210,7 +247,8 @@ export class LiteralScanner {
         present[id] = stamp;
         left -= 1;
       }
-      if (left === 0) return;
+      if (left === 0) break;
     }
+    return present.length - left;
   }
 }

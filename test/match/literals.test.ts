@@ -108,8 +108,9 @@ describe('LiteralScanner', () => {
         const text = parts.join('');
         const scanner = new LiteralScanner(literals);
         scanner.scan('unrelated text first, so the stamp moves on');
-        scanner.scan(text);
+        const found = scanner.scan(text);
         expect(literals.filter((_, id) => scanner.present[id] === scanner.stamp)).toEqual(literals.filter((l) => text.includes(l)));
+        expect(found).toBe(literals.filter((l) => text.includes(l)).length);
       }),
       RUNS,
     );
