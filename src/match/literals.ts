@@ -39,7 +39,9 @@ export class LiteralTable {
   private readonly ids = new Map<string, number>();
 
   id(literal: string): number {
-    const cut = literal.slice(0, MAX_LITERAL_UNITS);
+    // Never between the two halves of a surrogate pair: the cut stays a real string (UTF-8 encodable).
+    const end = /[\ud800-\udbff]/.test(literal[MAX_LITERAL_UNITS - 1] ?? '') ? MAX_LITERAL_UNITS - 1 : MAX_LITERAL_UNITS;
+    const cut = literal.slice(0, end);
     let id = this.ids.get(cut);
     if (id === undefined) {
       id = this.literals.length;
