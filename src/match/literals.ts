@@ -15,8 +15,7 @@ export type LiteralTree =
   | { readonly kind: 'literal'; readonly id: number }
   | { readonly kind: 'all' | 'any'; readonly parts: readonly LiteralTree[] };
 
-/** re2js's prefilter node types (RE2.prefilter; `Prefilter.Type` in its sources). */
-const NONE = 0;
+/** re2js's prefilter node types (RE2.prefilter; `Prefilter.Type` in its sources; 0 is NONE). */
 const EXACT = 1;
 const AND = 2;
 const OR = 3;
@@ -87,8 +86,7 @@ function convert(node: Re2Prefilter, table: LiteralTable): LiteralTree | null {
     if (parts.length === 0) return null;
     return parts.length === 1 ? parts[0]! : { kind: node.type === AND ? 'all' : 'any', parts };
   }
-  // NONE (no condition) or an unknown node: no screen.
-  if (node.type !== NONE) return null;
+  // NONE (no condition) or a node this reader does not know: no screen.
   return null;
 }
 

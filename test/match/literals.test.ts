@@ -75,6 +75,13 @@ describe('required literals (re2js prefilter tree)', () => {
     expect(t.literals).toEqual(['foo', 'bar', 'baz']);
   });
 
+  it('cuts a long literal, never between the halves of a surrogate pair', () => {
+    const t = new LiteralTable();
+    t.id(`${'a'.repeat(63)}😀tail`);
+    t.id(`${'b'.repeat(62)}😀tail`);
+    expect(t.literals).toEqual(['a'.repeat(63), `${'b'.repeat(62)}😀`]);
+  });
+
   it('knows none for a case-folded pattern or one without literals', () => {
     expect(tree('(?i)eval\\(')).toBeNull();
     expect(tree('eval', RE2JS.CASE_INSENSITIVE)).toBeNull();
