@@ -6,6 +6,8 @@
 // Target: check --all <= 2 x git grep -P (and both cores used when the work is large).
 //   node --expose-gc bench/check-all.bench.mjs        BENCH_SCALE=0.1 for a quick run
 //   BENCH_CHECK_FILES, BENCH_CHECK_CONSTRAINTS, BENCH_CHECK_RUNS (5) override.
+//   BENCH_CHECK_COMMON=1: the worst case for check --all's blob selection (docs/hooks.md "Speed"):
+//   the first constraint needs a literal every file holds (`\breturn\s+zzz`), so every blob is read.
 // The repository is generated with git fast-import and only its index is populated (check --all
 // reads index content), so generating 100,000 files never touches the working tree.
 import {
@@ -28,7 +30,8 @@ import {
 const FILES = size('BENCH_CHECK_FILES', 100_000, 100);
 const CONSTRAINTS = Number(process.env.BENCH_CHECK_CONSTRAINTS ?? 100);
 const RUNS = runs('BENCH_CHECK_RUNS', 5);
-const patterns = Array.from({ length: CONSTRAINTS }, (_, i) => `\\bforbidden_call_${i}\\(`);
+const COMMON = process.env.BENCH_CHECK_COMMON === '1';
+const patterns = Array.from({ length: CONSTRAINTS }, (_, i) => (COMMON && i === 0 ? '\\breturn\\s+zzz' : `\\bforbidden_call_${i}\\(`));
 const relOf = (i) => `src/m${i % 100}/d${Math.floor(i / 100) % 100}/f${i}.js`;
 
 function fileText(n) {
@@ -62,12 +65,13 @@ async function build(dir) {
   );
 }
 
-const key = `checkall-f${FILES}-c${CONSTRAINTS}`;
+const key = `checkall-f${FILES}-c${CONSTRAINTS}${COMMON ? '-common' : ''}`;
 const cache = await cachedRepo(key, build);
 const root = cache.dir;
 printParams(`findings check --all: ${FILES} tracked files x ${CONSTRAINTS} active constraints`, {
   files: FILES,
   constraints: CONSTRAINTS,
+  ...(COMMON ? { variant: 'a literal in every file' } : {}),
   runs: RUNS,
   repo: cache.built ? `generated in ${fmt(cache.ms)} ms (${key})` : `cached (${key})`,
 });

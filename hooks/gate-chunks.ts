@@ -15,7 +15,7 @@ import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { packageFile } from '../src/package-root.js';
 import { progressLine } from '../src/lifecycle/progress.js';
 import type { ConstraintIndex } from '../src/types.js';
-import { runGate, type CheckedFile, type GateOptions } from './gate.js';
+import { prepareGate, runGate, type CheckedFile, type GateOptions } from './gate.js';
 import type { GateWorkerData, GateWorkerMessage } from './gate-worker.js';
 
 /** Below this many files a worker's start and the copy of the texts cost more than they save. */
@@ -116,8 +116,14 @@ export async function runGateInChunks(
     : Promise.resolve();
   // Observe a worker failure at once (it is rethrown below, after the main share).
   worker.catch(() => undefined);
-  for (let from = 0; from < mainShare; from += size) {
-    take(Math.min(size, mainShare - from), await runGate(index, files.slice(from, Math.min(from + size, mainShare)), options));
+  // Compiled once (globs, detectors, prefilter), applied chunk by chunk.
+  const gate = prepareGate(index, options);
+  try {
+    for (let from = 0; from < mainShare; from += size) {
+      take(Math.min(size, mainShare - from), await gate.judge(files.slice(from, Math.min(from + size, mainShare))));
+    }
+  } finally {
+    gate.close();
   }
   await worker;
   return sortDiagnostics(out);

@@ -7,7 +7,7 @@
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { compileAppliesTo } from '../src/match/applies.js';
 import { BoundedEvaluator } from '../src/match/bounded.js';
-import { buildPrefilter, compileDetector, type Matcher } from '../src/match/detector.js';
+import { buildPrefilter, compileDetector, type Matcher, type Prefilter } from '../src/match/detector.js';
 import { enforcementFor, indexEntryLine } from '../src/constraints/index-file.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 
@@ -92,6 +92,8 @@ interface Prepared {
   readonly matcher: Matcher | null;
   readonly problem: string | null;
   readonly addedOnly: boolean;
+  /** Constraints with the same applies_to share one path test per file. */
+  readonly coverageKey: string;
 }
 
 function prepare(c: ConstraintEntry): Prepared {
@@ -103,6 +105,7 @@ function prepare(c: ConstraintEntry): Prepared {
     matcher: compiled.ok ? compiled.matcher : null,
     problem: !filter.ok ? filter.problem : !compiled.ok ? compiled.problem : null,
     addedOnly: c.applies_to.scope === 'added-lines',
+    coverageKey: JSON.stringify(c.applies_to),
   };
 }
 
@@ -131,46 +134,103 @@ export function addsAnyLine(added: ReadonlySet<number>, first: number, last: num
  * constraint fails closed and a shadow warns.
  */
 export async function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions): Promise<Diagnostic[]> {
-  const evaluator = new BoundedEvaluator();
+  const gate = prepareGate(index, options);
   try {
-    return await judge(index, allFiles, options, evaluator);
+    return await gate.judge(allFiles);
   } finally {
-    evaluator.close();
+    gate.close();
+  }
+}
+
+/** A gate compiled once and applied to several batches of files (hooks/gate-chunks.ts). */
+export interface PreparedGate {
+  /** runGate's verdict over these files. */
+  judge(files: readonly CheckedFile[]): Promise<Diagnostic[]>;
+  /** Ends the bounded evaluator's worker thread, if one was started. */
+  close(): void;
+}
+
+/** Compiles the index's applicable constraints (globs, detectors, prefilter) once, for many batches of files. */
+export function prepareGate(index: ConstraintIndex, options: GateOptions): PreparedGate {
+  const evaluator = new BoundedEvaluator();
+  const prepared = applicableConstraints(index, options.skip).map(prepare);
+  const matchers = prepared.flatMap((p) => (p.matcher ? [p.matcher] : []));
+  // One linear pass per file tells which patterns occur at all; only those are evaluated.
+  const prefilter = buildPrefilter(matchers);
+  return {
+    judge: (files) => judge(prepared, prefilter, files, options, evaluator),
+    close: () => evaluator.close(),
+  };
+}
+
+/** Which files of a batch each constraint covers: one path test per file and distinct applies_to. */
+class Coverage {
+  private readonly masks = new Map<string, { readonly mask: Uint8Array; readonly count: number }>();
+
+  constructor(private readonly files: readonly CheckedFile[]) {}
+
+  of(p: Prepared): { readonly mask: Uint8Array; readonly count: number } {
+    let known = this.masks.get(p.coverageKey);
+    if (known === undefined) {
+      const mask = new Uint8Array(this.files.length);
+      let count = 0;
+      this.files.forEach((f, i) => {
+        if (p.test!(f.path)) {
+          mask[i] = 1;
+          count += 1;
+        }
+      });
+      this.masks.set(p.coverageKey, (known = { mask, count }));
+    }
+    return known;
   }
 }
 
 async function judge(
-  index: ConstraintIndex,
+  prepared: readonly Prepared[],
+  prefilter: Prefilter,
   allFiles: readonly CheckedFile[],
   options: GateOptions,
   evaluator: BoundedEvaluator,
 ): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const files = allFiles.filter((f) => !isGateExempt(f.path));
-  const prepared = applicableConstraints(index, options.skip).map(prepare);
-  // One linear pass per file tells which patterns occur at all; only those are evaluated.
+  const judged = prepared.filter((p) => p.test !== null && p.matcher !== null);
   evaluator.warm(
-    prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])),
+    judged.map((p) => p.matcher!),
     files.reduce((n, f) => Math.max(n, f.text.length), 0),
     options.budgetMs,
   );
-  const prefilter = buildPrefilter(prepared.flatMap((p) => (p.matcher ? [p.matcher] : [])));
-  const decided = new Map<string, ReturnType<typeof prefilter.decide>>();
-  /** True when the prefilter knows for sure the file has nothing to report for this matcher. */
-  const ruledOut = (f: CheckedFile, m: Matcher): boolean => {
-    let known = decided.get(f.path);
-    if (!known) decided.set(f.path, (known = prefilter.decide(f.text)));
-    if (known.undecided.has(m)) return false;
-    // A pattern that occurs nowhere has no hit; a required pattern that occurs is satisfied.
-    return known.occurring.has(m) === (m.mode === 'must_contain');
-  };
-  // Each path is tested once per distinct applies_to, not once per constraint (docs/hooks.md "Speed").
-  const byGlobs = new Map<string, CheckedFile[]>();
-  const covered = (p: Prepared): CheckedFile[] => {
-    const key = JSON.stringify(p.entry.applies_to);
-    let mine = byGlobs.get(key);
-    if (mine === undefined) byGlobs.set(key, (mine = files.filter((f) => p.test!(f.path))));
-    return mine;
+  const coverage = new Coverage(files);
+  // Each covered file is prefiltered once. A pattern that occurs nowhere has no hit, and a
+  // required pattern that occurs is satisfied; the prefilter is sure of every matcher but its
+  // `undecided` ones. Per matcher, the files left to evaluate are collected in file order.
+  const anyCovered = new Uint8Array(files.length);
+  for (const mask of new Set(judged.map((p) => coverage.of(p).mask))) {
+    for (let i = 0; i < mask.length; i += 1) anyCovered[i]! |= mask[i]!;
+  }
+  const possible = new Map<Matcher, number[]>();
+  const decisions = new Array<ReturnType<Prefilter['decide']> | undefined>(files.length);
+  for (let i = 0; i < files.length; i += 1) {
+    if (anyCovered[i] === 0) continue;
+    const d = prefilter.decide(files[i]!.text);
+    decisions[i] = d;
+    for (const m of d.occurring) at(possible, m).push(i);
+    for (const m of d.undecided) if (!d.occurring.has(m)) at(possible, m).push(i);
+  }
+  /** The files this constraint must evaluate: covered, and not ruled out by the prefilter. */
+  const toEvaluate = (p: Prepared, mask: Uint8Array): number[] => {
+    const m = p.matcher!;
+    if (m.mode === 'must_contain') {
+      const left: number[] = [];
+      for (let i = 0; i < mask.length; i += 1) {
+        if (mask[i] === 0) continue;
+        const d = decisions[i]!;
+        if (d.undecided.has(m) || !d.occurring.has(m)) left.push(i);
+      }
+      return left;
+    }
+    return (possible.get(m) ?? []).filter((i) => mask[i] === 1);
   };
   for (const p of prepared) {
     const c = p.entry;
@@ -194,14 +254,14 @@ async function judge(
         out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
       continue;
     }
-    const mine = covered(p);
-    if (mine.length === 0) continue;
+    const { mask, count } = coverage.of(p);
+    if (count === 0) continue;
     if (p.matcher === null) {
       out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad detector'));
       continue;
     }
-    for (const f of mine) {
-      if (ruledOut(f, p.matcher)) continue;
+    for (const i of toEvaluate(p, mask)) {
+      const f = files[i]!;
       const result = await evaluator.evaluate(p.matcher, f.text, options.budgetMs);
       if (result.error) {
         out.push(evaluationError(f.path, 0, result.error));
@@ -226,6 +286,12 @@ async function judge(
     }
   }
   return sortDiagnostics(out);
+}
+
+function at<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (list === undefined) map.set(key, (list = []));
+  return list;
 }
 
 /** True when any applicable constraint is change-scoped (so added lines are worth computing). */

@@ -19,6 +19,7 @@ import {
   type RawChange,
 } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
+import { pathsWorthReading } from './blob-selection.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
 
@@ -35,6 +36,7 @@ export interface SourceFile {
   readonly path: string;
   /** The old path of a rename or copy. */
   readonly oldPath?: string;
+  /** The content; empty for a `--all` file no constraint can report anything in, left unread (hooks/blob-selection.ts). */
   readonly data: Buffer;
 }
 
@@ -63,6 +65,8 @@ export interface Collected {
 }
 
 const SUBMODULE = '160000';
+/** The content given to a file left unread because no constraint can report anything in it. */
+const UNREAD = Buffer.alloc(0);
 
 /**
  * Binary means: a NUL byte in the first 8 KB (git's own heuristic) AND the content is not valid
@@ -116,6 +120,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
   let indexSource: string;
   let diffBase: Collected['diffBase'] = null;
   let deletedPaths: string[] = [];
+  let worthReading: ReadonlySet<string> | null = null;
   switch (mode.kind) {
     case 'paths':
       return mode.worktree ? collectWorktreePaths(root, mode.paths) : collectStagedPaths(root, mode.paths);
@@ -151,6 +156,8 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     case 'all': {
       listed = await indexEntries(root);
       indexSource = 'worktree';
+      // Only the blobs that can matter to a constraint are read; the others are judged as empty text (hooks/blob-selection.ts).
+      worthReading = await pathsWorthReading(root, listed, await readWorktree(root, Layout.constraintIndex));
       break;
     }
   }
@@ -162,10 +169,11 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     }
     return true;
   });
-  const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])]);
+  const read = worthReading === null ? blobs : blobs.filter((e) => worthReading.has(e.path));
+  const objects = await readObjects(root, [...read.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])]);
   const files: SourceFile[] = [];
   for (const e of blobs) {
-    const data = objects.get(e.sha);
+    const data = worthReading === null || worthReading.has(e.path) ? objects.get(e.sha) : UNREAD;
     if (!data) continue;
     // A symlink's blob is its link text: checked as text, never followed.
     if (isBinary(data)) {

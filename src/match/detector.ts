@@ -15,6 +15,8 @@
 import { RE2JS, RE2Set } from 're2js';
 import { isSafePattern } from './safe-pattern.js';
 import { canonicalMode } from '../constraints/shape.js';
+import { LineTable } from '../text-position.js';
+import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralTree } from './literals.js';
 
 export interface DetectorSpec {
   readonly kind: string;
@@ -77,9 +79,7 @@ function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem:
     const why = error instanceof Error ? error.message : String(error);
     if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
       return {
-        problem:
-          `pattern needs lookahead or a backreference, which cannot run in linear ` +
-          `time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
+        problem: `pattern needs lookahead or a backreference, which cannot run in linear time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
       };
     }
     return { problem: `pattern does not compile: ${why}` };
@@ -105,8 +105,7 @@ function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { proble
   if (!/\(\?<[=!]/.test(pattern) && !isSafePattern(pattern)) {
     return {
       problem:
-        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. ' +
-        '"(a+)+"); rewrite it without a quantified group that itself contains a quantifier',
+        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier',
     };
   }
   return compileRe2(pattern, flags);
@@ -180,31 +179,6 @@ export interface EvaluateOptions {
   maxHits?: number;
 }
 
-/** 1-based line/column of an offset, using a precomputed sorted list of line starts. */
-function position(lineStarts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - lineStarts[lo]! + 1 };
-}
-
-/** The text of a 1-based line, without its newline. */
-function lineText(text: string, starts: number[], line: number): string {
-  const from = starts[line - 1]!;
-  const next = starts[line];
-  return text.slice(from, next === undefined ? text.length : next - 1);
-}
-
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
 /**
  * Evaluates a matcher over a file's text and returns violations as hits. For `match` and
  * `must_not_contain`, every match is a hit; for `must_contain`, a file without a match is one
@@ -222,19 +196,19 @@ export function evaluate(matcher: Matcher, text: string, options: EvaluateOption
     return { hits: found ? [] : [{ line: 1, endLine: 1, column: 1, match: '' }] };
   }
   const hits: Hit[] = [];
-  let starts: number[] | null = null;
+  let lines: LineTable | null = null;
   while (m.find()) {
-    starts ??= lineStartsOf(text);
+    lines ??= new LineTable(text);
     const start = m.start();
     const end = m.end();
-    const { line, column } = position(starts, start);
+    const { line, column } = lines.positionAt(start);
     // A line that also matches `exclude` is not a hit (upstream's gate, line by line).
-    if (matcher.exclude?.matcher(lineText(text, starts, line)).find()) {
+    if (matcher.exclude?.matcher(lines.lineText(line)).find()) {
       if (performance.now() - started > budgetMs) return { hits, error: overrun };
       continue;
     }
     // The last character's line, so a hit spanning `try:\n    pass` covers both lines.
-    const endLine = end > start ? position(starts, end - 1).line : line;
+    const endLine = end > start ? lines.lineAt(end - 1) : line;
     hits.push({ line, endLine, column, match: (m.group() ?? '').slice(0, 200) });
     if (hits.length >= maxHits) break;
     if (performance.now() - started > budgetMs) return { hits, error: overrun };
@@ -266,10 +240,12 @@ export interface Prefilter {
 }
 
 /**
- * Builds a prefilter over many matchers: their patterns go into one re2js RE2Set per flag
- * combination, so a file costs one linear scan per combination instead of one per constraint
- * (100 constraints over 5,000 staged files: ~45 ms instead of ~280 ms). A set that cannot be
- * built or run decides none of its members, so callers simply evaluate them.
+ * Builds a prefilter over many matchers, in two steps per text. First the required literals
+ * (src/match/literals.ts): one linear pass finds which literals occur, and a matcher whose literal
+ * condition fails cannot match (re2js itself would refuse to search that text). Then, only for
+ * flag sets with a matcher still possible, one re2js RE2Set per flag combination, so a file costs
+ * one linear scan per combination instead of one per constraint. A set that cannot be built or
+ * run decides none of its members, so callers simply evaluate them.
  */
 export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   const groups = new Map<number, Matcher[]>();
@@ -298,11 +274,20 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
   }
   const staticUndecided = new Set<Matcher>(undecided);
   for (const { set, members } of sets) if (set === null) for (const m of members) staticUndecided.add(m);
-  const decide = (text: string): { occurring: Set<Matcher>; undecided: ReadonlySet<Matcher> } => {
-    const occurring = new Set<Matcher>();
+  const screen = literalScreen(matchers);
+  // A set whose members all have required literals is skipped outright when a text has none of its literals.
+  const screened = sets.map(({ members }) => screen !== null && members.every((m) => screen.screens(m)));
+  const none: ReadonlySet<Matcher> = new Set<Matcher>();
+  const nothing = { occurring: none, undecided: none };
+  const decide = (text: string): { occurring: ReadonlySet<Matcher>; undecided: ReadonlySet<Matcher> } => {
+    const found = screen === null ? -1 : screen.scan(text);
+    const absent = screen === null ? null : screen.absent;
+    let occurring: Set<Matcher> | null = null;
     let unsure: Set<Matcher> | null = null;
-    for (const { set, members } of sets) {
+    for (const [g, { set, members }] of sets.entries()) {
       if (set === null) continue;
+      // Every member ruled out by its literals: the set has nothing to tell.
+      if (absent !== null && ((found === 0 && screened[g]) || members.every(absent))) continue;
       let ids: number[] | null = null;
       try {
         ids = set.match(text);
@@ -312,16 +297,49 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       if (ids === null) {
         unsure ??= new Set(staticUndecided);
         for (const m of members) unsure.add(m);
-      } else for (const id of ids) occurring.add(members[id]!);
+      } else for (const id of ids) (occurring ??= new Set()).add(members[id]!);
     }
-    return { occurring, undecided: unsure ?? staticUndecided };
+    let left: ReadonlySet<Matcher> = unsure ?? staticUndecided;
+    if (absent !== null) {
+      // A matcher whose literals are absent does not occur: known for sure, whatever else said so.
+      if (occurring !== null) for (const m of occurring) if (absent(m)) occurring.delete(m);
+      if ([...left].some(absent)) left = new Set([...left].filter((m) => !absent(m)));
+    }
+    if ((occurring === null || occurring.size === 0) && left.size === 0) return nothing;
+    return { occurring: occurring ?? none, undecided: left.size === 0 ? none : left };
   };
   return {
     decide,
     matching(text) {
       const { occurring, undecided: unknown } = decide(text);
-      for (const m of unknown) occurring.add(m);
-      return occurring;
+      return new Set([...occurring, ...unknown]);
     },
+  };
+}
+
+/**
+ * The literal screen over matchers (src/match/literals.ts): `scan(text)` returns how many literals
+ * occur in the text; until the next scan, `absent(m)` is true for a matcher whose required
+ * literals the text lacks. `screens(m)`: the matcher has required literals. Null when none has.
+ */
+function literalScreen(
+  matchers: readonly Matcher[],
+): { scan(text: string): number; absent(m: Matcher): boolean; screens(m: Matcher): boolean } | null {
+  const table = new LiteralTable();
+  const trees = new Map<Matcher, LiteralTree>();
+  for (const m of matchers) {
+    if (trees.has(m)) continue;
+    const tree = requiredLiterals(m.re2, table);
+    if (tree !== null) trees.set(m, tree);
+  }
+  const scanner = literalScanner(table.literals);
+  if (scanner === null) return null;
+  return {
+    scan: (text) => scanner.scan(text),
+    absent(m) {
+      const tree = trees.get(m);
+      return tree !== undefined && !possible(tree, scanner.present, scanner.stamp);
+    },
+    screens: (m) => trees.has(m),
   };
 }

@@ -12,6 +12,7 @@ import { constraintsAt, constraintsOf } from '../index-at.js';
 import type { ConstraintChange } from '../../output/markdown.js';
 import type { ConstraintEntry } from '../../types.js';
 import type { CliIo } from '../io.js';
+import { progressWriter } from '../progress-writer.js';
 import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
 import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
 
@@ -60,22 +61,13 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const skip = parseSkip(io.env);
     skip.ids.delete('all');
     // A long check shows its progress on a TTY (cleared before the report).
-    const tty = Boolean(io.stderr.isTTY);
-    const onProgress = tty ? (line: string): void => void io.stderr.write(`\r\x1b[K${line}`) : undefined;
-    let shown = false;
+    const progress = progressWriter(io.stderr);
     const outcome = await checkConstraints(root, mode, {
       skip: skip.ids,
       bypass: null,
-      ...(onProgress
-        ? {
-            onProgress: (l: string) => {
-              shown = true;
-              onProgress(l);
-            },
-          }
-        : {}),
+      ...(progress ? { onProgress: progress.update } : {}),
     });
-    if (shown) io.stderr.write('\r\x1b[K');
+    progress?.clear();
     for (const line of outcome.lines) out.info(line);
     if (outcome.status === 'no-index') {
       const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;
