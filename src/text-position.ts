@@ -27,3 +27,41 @@ export function jsonKeyLine(text: string, key: string, value: string, fallback =
   const at = text.indexOf(`${JSON.stringify(key)}: ${JSON.stringify(value)}`);
   return at === -1 ? fallback : lineAt(text, at);
 }
+
+/**
+ * Many positions in one text (a regex's hits): the line starts are found once, then each lookup
+ * is a binary search instead of a count from the start. Agrees with positionAt for every offset.
+ */
+export class LineTable {
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  /** The 1-based line of `offset`. */
+  lineAt(offset: number): number {
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  /** The 1-based line and column of `offset`. */
+  positionAt(offset: number): { line: number; column: number } {
+    const line = this.lineAt(offset);
+    return { line, column: offset - this.starts[line - 1]! + 1 };
+  }
+
+  /** The text of a 1-based line, without its line feed. */
+  lineText(line: number): string {
+    const from = this.starts[line - 1]!;
+    const next = this.starts[line];
+    return this.text.slice(from, next === undefined ? this.text.length : next - 1);
+  }
+}
