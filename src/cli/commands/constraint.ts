@@ -165,9 +165,9 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const commits = opts.commits === undefined ? undefined : positiveInt(opts.commits);
     const root = await resolveRoot(opts.root, io);
     const { measureConstraints } = await import('../../lifecycle/measure.js');
-    const { progressReporter } = await import('../../output/progress.js');
+    const { progressDelayMs, progressReporter } = await import('../../output/progress.js');
     // On a terminal only (the reporter is silent elsewhere, and the commits are then not even counted).
-    const progress = io.stderr.isTTY === true ? progressReporter(io.stderr, 0) : undefined;
+    const progress = io.stderr.isTTY === true ? progressReporter(io.stderr, 0, { afterMs: progressDelayMs(io.env) }) : undefined;
     const r = await measureConstraints(root, {
       ids: await currentConstraintIds(root, ids, (l) => io.stderr.write(`${l}\n`)),
       range: { since: opts.since, commits },
