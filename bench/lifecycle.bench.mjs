@@ -9,6 +9,10 @@
 // an eslint-sized history (~11,000 commits) in <= 10 s.
 //   node --expose-gc bench/lifecycle.bench.mjs         BENCH_SCALE=0.1 for a quick run
 //   BENCH_COMMITS, BENCH_MEASURE_RUNS (3) override.
+// A real history instead of the generated one: BENCH_MEASURE_REPO=<path to a clone> (e.g. eslint's).
+// It is cloned with --shared into the cache and measured with 5 shadow constraints over **/*.js
+// (eval(, TODO, console.log(, debugger, var), the source repository untouched.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -69,7 +73,6 @@ async function build(dir) {
       }
     }
   });
-  writeFileSync(`${dir}.json`, JSON.stringify({ changedBytes }));
   writeIndex(
     dir,
     markers.map((m, i) =>
@@ -78,13 +81,33 @@ async function build(dir) {
   );
 }
 
+const REAL = process.env.BENCH_MEASURE_REPO;
+const REAL_PATTERNS = ['\\beval\\(', 'TODO', 'console\\.log\\(', '\\bdebugger\\b', '\\bvar\\s'];
+
+/** A shared clone of a real repository, with the five constraints in its (untracked) index. */
+async function buildReal(dir) {
+  execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', path.resolve(REAL), dir]);
+  execFileSync('git', ['checkout', '-q', 'HEAD'], { cwd: dir });
+  writeIndex(
+    dir,
+    REAL_PATTERNS.map((p, i) => constraintEntry(i, p, { status: 'shadow', globs: ['**/*.js'] })),
+  );
+}
+
+const realHead = REAL === undefined ? '' : execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REAL, encoding: 'utf8' }).trim();
 // v2: the generator's version; bump it when the generated history changes.
-const key = `measure-v2-c${COMMITS}-k${CONSTRAINTS}`;
-const cache = await cachedRepo(key, build);
+const key =
+  REAL === undefined
+    ? `measure-v2-c${COMMITS}-k${CONSTRAINTS}`
+    : `measure-real-${path.basename(path.resolve(REAL))}-${realHead.slice(0, 12)}`;
+const cache = await cachedRepo(key, REAL === undefined ? build : buildReal);
 const root = cache.dir;
-if (!cache.built) changedBytes = JSON.parse(readFileSync(`${root}.json`, 'utf8')).changedBytes;
-printParams(`findings constraint measure: ${COMMITS} commits x ${CONSTRAINTS} shadow constraints`, {
-  commits: COMMITS,
+// Beside the repository, under its final name (build() ran in a temporary folder).
+if (cache.built) writeFileSync(`${root}.json`, JSON.stringify({ changedBytes }));
+else changedBytes = JSON.parse(readFileSync(`${root}.json`, 'utf8')).changedBytes;
+const walked = REAL === undefined ? COMMITS : Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: root, encoding: 'utf8' }));
+printParams(`findings constraint measure: ${walked} commits x ${CONSTRAINTS} shadow constraints${REAL === undefined ? '' : ` (${REAL})`}`, {
+  commits: walked,
   constraints: CONSTRAINTS,
   changedMB: (changedBytes / 1e6).toFixed(0),
   runs: RUNS,
@@ -111,7 +134,7 @@ const r = paired(RUNS, [readHistory], () => {
   peaks.push(x.rssMb);
   return x;
 });
-const half = measure(['--commits', String(Math.floor(COMMITS / 2))])();
+const half = measure(['--commits', String(Math.floor(walked / 2))])();
 const floorRss = readHistory().rssMb;
 const peak = Math.max(...peaks);
 const growth = peak / half.rssMb;
@@ -131,9 +154,9 @@ console.log(
   `| peak RSS, newer half (MB) | ${fmt(half.rssMb)} | | ${fmt(growth, 2)} (full/half) | <= 1.10 growth: ${growth <= 1.1 ? 'met' : 'MISSED'} |`,
 );
 const l = load();
-emitResult('lifecycle', { commits: COMMITS, constraints: CONSTRAINTS, changedMB: Math.round(changedBytes / 1e6), runs: RUNS }, [
+emitResult('lifecycle', { commits: walked, constraints: CONSTRAINTS, changedMB: Math.round(changedBytes / 1e6), runs: RUNS }, [
   {
-    row: `constraint measure time (${COMMITS} commits x ${CONSTRAINTS})`,
+    row: `constraint measure time (${walked} commits x ${CONSTRAINTS})`,
     figure: r.subject,
     unit: 'ms',
     floor: r.floor,
@@ -144,7 +167,7 @@ emitResult('lifecycle', { commits: COMMITS, constraints: CONSTRAINTS, changedMB:
     load: l,
   },
   {
-    row: `constraint measure peak RSS (${COMMITS} commits)`,
+    row: `constraint measure peak RSS (${walked} commits)`,
     figure: peak,
     unit: 'MB',
     floor: half.rssMb,

@@ -25,18 +25,16 @@ import {
   type MeasurementSummary,
   type Verdict,
 } from './measurement.js';
-import { progressLine } from './progress.js';
-import { DistinctReplay, prepare } from './replay.js';
+import type { ProgressReporter } from '../output/progress.js';
+import { BatchBlobs, DistinctReplay, prepare } from './replay.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
 
 export interface MeasureOptions {
   /** Constraint ids; empty = every shadow constraint. */
   readonly ids: readonly string[];
   readonly range: HistoryRange;
-  /** Progress callback (the CLI shows it on a TTY only). */
-  readonly onProgress?: (message: string) => void;
-  /** Progress starts only once the walk has run this long (default 1000 ms: short runs stay quiet). */
-  readonly progressAfterMs?: number;
+  /** Told the commits walked and their total after each batch (the CLI passes one on a TTY only). */
+  readonly progress?: ProgressReporter;
 }
 
 export interface MeasuredConstraint {
@@ -123,7 +121,7 @@ async function walk(
   let batch: HistoryCommit[] = [];
   let wanted = new Set<string>();
   const flush = async (): Promise<void> => {
-    const blobs = await reader.read([...wanted]);
+    const blobs = new BatchBlobs(await reader.read([...wanted]));
     for (const c of batch) for (const r of replays) r.add(c, blobs);
     for (const r of replays) r.trim();
     done += batch.length;
@@ -147,7 +145,6 @@ async function walk(
 
 /** Measures the selected constraints and writes their measurement files. */
 export async function measureConstraints(root: string, options: MeasureOptions): Promise<MeasureResult> {
-  const progress = options.onProgress ?? (() => undefined);
   const read = await readIndex(root);
   if (read.kind !== 'ok') return { diagnostics: indexProblem(read), measured: [], commits: 0, head: null };
   const { entries, diagnostics } = selectConstraints(read.index.constraints, options.ids);
@@ -182,19 +179,14 @@ export async function measureConstraints(root: string, options: MeasureOptions):
     if (before.kind === 'ok') for (const h of before.measurement.hits) if (h.label !== undefined) labelledCommits.add(h.commit);
   }
 
-  const total = options.onProgress ? await countCommits(root, head, options.range) : 0;
-  const started = performance.now();
-  const after = options.progressAfterMs ?? 1000;
+  const total = options.progress ? await countCommits(root, head, options.range) : 0;
   const commitCount = await walk(
     root,
     head,
     options.range,
     replays.map((r) => r.replay),
     { wanted: labelledCommits, walked },
-    (done) => {
-      const elapsed = performance.now() - started;
-      if (elapsed >= after) progress(progressLine(done, total, elapsed));
-    },
+    (done) => options.progress?.update(done, total),
   );
   const prefixLength = uniquePrefixLength(replays.flatMap((r) => r.replay.hitCommits()));
   // streamHistory has already refused a --since that does not resolve.
@@ -204,6 +196,7 @@ export async function measureConstraints(root: string, options: MeasureOptions):
     const out: MeasuredConstraint[] = [];
     for (const { entry, replay } of replays) {
       const r = replay.result(prefixLength);
+      replay.release();
       const fresh: Measurement = {
         version: 2,
         constraint_id: entry.id,

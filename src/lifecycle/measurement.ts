@@ -6,7 +6,7 @@
  */
 import { parseJsonDocument } from '../jsonl.js';
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
-import { stableStringify } from '../json-stable.js';
+import { stableLine, stableStringify } from '../json-stable.js';
 import { measurementPath } from '../layout.js';
 import { validate } from '../schema.js';
 import { APPLIES_TO_KEY_ORDER, DETECTOR_KEY_ORDER, type ConstraintEntry, type ShadowMeasurement } from '../types.js';
@@ -103,9 +103,32 @@ const compareHits = (a: MeasuredHit, b: MeasuredHit): number => compareStrings(a
 const compareErrors = (a: EvaluationError, b: EvaluationError): number =>
   compareStrings(a.commit, b.commit) || compareStrings(a.path, b.path);
 
-/** Canonical bytes: fixed key order, hits sorted by id, errors by commit and path. */
+/** The key order stableStringify gives a hit under MEASUREMENT_KEY_ORDER, found once. */
+const HIT_KEYS = Object.keys(
+  JSON.parse(
+    stableLine(
+      { id: 0, commit: 0, path: 0, line: 0, seen: 0, label: 0, note: 0 } satisfies Record<keyof MeasuredHit, 0>,
+      MEASUREMENT_KEY_ORDER,
+    ),
+  ),
+) as (keyof MeasuredHit)[];
+
+/**
+ * Canonical bytes: fixed key order, hits sorted by id, errors by commit and path. The same bytes
+ * as stableStringify of the whole measurement, but each hit is copied once in key order instead of
+ * re-ranking its keys (tens of thousands of hits on a long history).
+ */
 export function serializeMeasurement(m: Measurement): string {
-  return stableStringify({ ...m, hits: [...m.hits].sort(compareHits), errors: [...m.errors].sort(compareErrors) }, MEASUREMENT_KEY_ORDER);
+  const doc = JSON.parse(stableLine({ ...m, hits: [], errors: [...m.errors].sort(compareErrors) }, MEASUREMENT_KEY_ORDER)) as Record<
+    string,
+    unknown
+  >;
+  doc.hits = [...m.hits].sort(compareHits).map((h) => {
+    const out: Record<string, unknown> = {};
+    for (const k of HIT_KEYS) if (h[k] !== undefined) out[k] = h[k];
+    return out;
+  });
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 export type MeasurementParse =
@@ -180,6 +203,8 @@ export function carryLabels(
   context?: CarryContext,
 ): CarriedLabels {
   const labelled = (previous ?? []).filter((h): h is MeasuredHit & { label: HitLabel } => h.label !== undefined);
+  // Nothing to carry (a first measurement): no copy of every hit, no key sets (tens of thousands on a long history).
+  if (labelled.length === 0) return { hits: [...next], dropped: 0, keptOutOfRange: 0 };
   const labels = new Map(labelled.map((h) => [hitKey(h), verdictOf(h)]));
   const hits = next.map((h): MeasuredHit => withVerdict(h, verdictOf(h) ?? labels.get(hitKey(h))));
   const found = new Set([...hits.map(hitKey), ...(context?.absorbed ?? [])]);

@@ -9,17 +9,38 @@
  * the first parent, or the file is new. A later commit that changes the file and still has the
  * line adds one to that hit's `seen`, not a new hit.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { NULL_SHA } from '../git/core.js';
 import type { HistoryCommit } from '../git/history.js';
 import { compileAppliesTo } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
+import { LineTable } from '../text-position.js';
 import type { ConstraintEntry } from '../types.js';
 import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
 
 /** git's own binary heuristic, as the gate uses it: a NUL byte in the first 8 KB. */
 export function isBinary(data: Buffer): boolean {
   return data.subarray(0, 8192).includes(0);
+}
+
+/**
+ * The blobs of one batch, shared by every constraint replayed over it: each blob is decoded once
+ * (not once per constraint) and only when a replay asks for it; dropped with the batch.
+ */
+export class BatchBlobs {
+  private readonly texts = new Map<string, string | null>();
+
+  constructor(private readonly blobs: ReadonlyMap<string, Buffer | null>) {}
+
+  /** The blob's text; null when it is missing or binary (not evaluated). */
+  text(sha: string): string | null {
+    const known = this.texts.get(sha);
+    if (known !== undefined) return known;
+    const data = this.blobs.get(sha) ?? null;
+    const text = data === null || isBinary(data) ? null : data.toString('utf8');
+    this.texts.set(sha, text);
+    return text;
+  }
 }
 
 /** A change whose new side is a file the constraint can be evaluated on (not deleted, not a submodule). */
@@ -51,10 +72,27 @@ type BlobVerdict = { readonly matches: readonly LineMatch[] } | { readonly error
 /** A must_contain violation is the file's lack of the pattern, not a line: one key for it. */
 const ABSENT = '(absent)';
 
-const lineKey = (text: string): string => createHash('sha1').update(text).digest('base64');
+// One-shot hash: no Hash object per line (a measurable share of a long walk).
+const lineKey = (text: string): string => hash('sha1', text, 'base64');
 
-/** Bounded cache of blob verdicts: a parent blob is usually the previous change's new blob. */
-const VERDICT_CACHE = 8192;
+/**
+ * Bounded cache of blob verdicts (a blob seen again: a revert, a copy, a side branch's parent),
+ * by count and by violating lines held, so files with thousands of hits cannot make it grow
+ * with the history: 50,000 line matches are a few MB.
+ */
+const VERDICT_CACHE = 2048;
+const VERDICT_CACHE_LINES = 50_000;
+
+const verdictWeight = (v: BlobVerdict): number => 1 + (v !== null && 'matches' in v ? v.matches.length : 0);
+
+interface PathState {
+  /** The blob of the path's last change. */
+  readonly sha: string;
+  /** Per line key: the hits (by index) of its copies in that blob (undefined: a copy older than the range). */
+  readonly lines: Map<string, (number | undefined)[]>;
+}
+
+const EMPTY_COUNTS: ReadonlyMap<string, number> = new Map();
 
 interface OpenHit {
   readonly commit: string;
@@ -89,8 +127,18 @@ export class DistinctReplay {
   private readonly errors: EvaluationError[] = [];
   private readonly absorbed = new Set<string>();
   private readonly verdicts = new Map<string, BlobVerdict>();
-  /** Per path, per line key: the hits (by index) of the copies present after the last change. */
-  private readonly present = new Map<string, Map<string, (number | undefined)[]>>();
+  /** Interned commit ids and paths of the hits (see intern). */
+  private readonly strings = new Map<string, string>();
+  /** The summed verdictWeight of the cached verdicts. */
+  private verdictLines = 0;
+  /**
+   * Per path: the blob of its last change and, per line key, the hits (by index) of the copies of
+   * the violating lines in it. When a change's old side is that blob, its matches are known
+   * without reading or evaluating it again: the parent side costs nothing on a linear history.
+   */
+  private readonly present = new Map<string, PathState>();
+  /** What `present` will hold once the commits handed to `needed` so far are added (path → blob). */
+  private readonly planned = new Map<string, string>();
 
   constructor(
     private readonly prepared: Extract<Prepared, { ok: true }>,
@@ -102,11 +150,19 @@ export class DistinctReplay {
     return commit.changes.filter((ch) => evaluable(ch.dstMode, ch.dstSha, ch.status) && this.prepared.applies(ch.path));
   }
 
-  /** Blob ids `add` will need for this commit and has no verdict for (the cached ones are kept warm). */
+  /**
+   * Blob ids `add` will need for this commit and has no verdict for (the cached ones are kept
+   * warm). Must be called for every commit, in the order they are then added.
+   */
   needed(commit: HistoryCommit): string[] {
     const out: string[] = [];
+    for (const ch of commit.changes) if (ch.status === 'D') this.planned.delete(ch.path);
     for (const ch of this.changes(commit)) {
-      for (const sha of [ch.dstSha, ...(hasOldSide(ch) ? [ch.srcSha] : [])]) {
+      const wanted = [ch.dstSha];
+      // The parent side is the blob `present` will hold for the path by then: nothing to read.
+      if (hasOldSide(ch) && this.planned.get(ch.path) !== ch.srcSha) wanted.push(ch.srcSha);
+      this.planned.set(ch.path, ch.dstSha);
+      for (const sha of wanted) {
         const v = this.verdicts.get(sha);
         if (v === undefined) out.push(sha);
         else {
@@ -119,32 +175,34 @@ export class DistinctReplay {
   }
 
   /** Replays one commit; `blobs` holds at least what `needed` returned. */
-  add(commit: HistoryCommit, blobs: ReadonlyMap<string, Buffer | null>): void {
+  add(commit: HistoryCommit, blobs: BatchBlobs): void {
     for (const ch of commit.changes) {
       if (ch.status === 'D') this.present.delete(ch.path);
     }
     for (const ch of this.changes(commit)) {
+      const before = hasOldSide(ch) ? this.parentCounts(ch.path, ch.srcSha, blobs) : EMPTY_COUNTS;
       const now = this.verdictOf(ch.dstSha, blobs);
       if (now === null) {
-        this.present.delete(ch.path);
+        // Not evaluated (binary or missing): no violating line to carry to the next change.
+        this.present.set(ch.path, { sha: ch.dstSha, lines: new Map() });
         continue;
       }
       this.samples += 1;
       if ('error' in now) {
         this.errors.push({ commit: commit.sha, path: ch.path, message: now.error });
-        this.present.delete(ch.path);
+        this.present.set(ch.path, { sha: ch.dstSha, lines: new Map() });
         continue;
       }
-      const before = hasOldSide(ch) ? this.verdictOf(ch.srcSha, blobs) : null;
-      this.compare(commit.sha, ch.path, before !== null && 'matches' in before ? before.matches : [], now.matches);
+      this.compare(commit.sha, ch.path, ch.dstSha, before, now.matches);
     }
   }
 
   /** Drops the least recently used verdicts beyond the cache size; call between batches (never while one is replayed). */
   trim(): void {
-    for (const sha of this.verdicts.keys()) {
-      if (this.verdicts.size <= VERDICT_CACHE) break;
+    for (const [sha, v] of this.verdicts) {
+      if (this.verdicts.size <= VERDICT_CACHE && this.verdictLines <= VERDICT_CACHE_LINES) break;
       this.verdicts.delete(sha);
+      this.verdictLines -= verdictWeight(v);
     }
   }
 
@@ -160,15 +218,50 @@ export class DistinctReplay {
     return { samples: this.samples, hits, errors: [...this.errors], absorbed: new Set(this.absorbed) };
   }
 
+  /**
+   * One flat copy of each commit id and path the hits keep: strings split from a commit's log
+   * record would each keep that whole record alive for as long as the hit lives.
+   */
+  private intern(s: string): string {
+    let flat = this.strings.get(s);
+    if (flat === undefined) {
+      flat = Buffer.from(s, 'utf8').toString('utf8');
+      this.strings.set(flat, flat);
+    }
+    return flat;
+  }
+
+  /** Drops everything the replay holds (call once its result is taken): the hits of a long history are many. */
+  release(): void {
+    this.hits.length = 0;
+    this.strings.clear();
+    this.present.clear();
+    this.planned.clear();
+    this.verdicts.clear();
+    this.verdictLines = 0;
+  }
+
   /** The commits of the hits so far (for the id prefix length). */
   hitCommits(): string[] {
     return this.hits.map((h) => h.commit);
   }
 
-  private compare(commit: string, path: string, before: readonly LineMatch[], now: readonly LineMatch[]): void {
-    const beforeCount = new Map<string, number>();
-    for (const m of before) beforeCount.set(m.key, (beforeCount.get(m.key) ?? 0) + 1);
-    const known = this.present.get(path);
+  /** How many copies of each violating line the parent's blob at `path` has (none for a binary or unreadable one). */
+  private parentCounts(path: string, sha: string, blobs: BatchBlobs): ReadonlyMap<string, number> {
+    const state = this.present.get(path);
+    if (state?.sha === sha) {
+      const counts = new Map<string, number>();
+      for (const [key, copies] of state.lines) counts.set(key, copies.length);
+      return counts;
+    }
+    const v = this.verdictOf(sha, blobs);
+    const counts = new Map<string, number>();
+    if (v !== null && 'matches' in v) for (const m of v.matches) counts.set(m.key, (counts.get(m.key) ?? 0) + 1);
+    return counts;
+  }
+
+  private compare(commit: string, path: string, sha: string, beforeCount: ReadonlyMap<string, number>, now: readonly LineMatch[]): void {
+    const known = this.present.get(path)?.lines;
     const next = new Map<string, (number | undefined)[]>();
     for (const m of now) {
       const copies = next.get(m.key) ?? [];
@@ -188,7 +281,7 @@ export class DistinctReplay {
         }
         continue;
       }
-      const hit: OpenHit = { commit, path, line: m.line, seen: 0 };
+      const hit: OpenHit = { commit: this.intern(commit), path: this.intern(path), line: m.line, seen: 0 };
       if (label !== undefined) {
         hit.verdict = label;
         this.absorbed.add(labelKey(commit, path, m.line));
@@ -196,17 +289,16 @@ export class DistinctReplay {
       copies.push(this.hits.length);
       this.hits.push(hit);
     }
-    this.present.set(path, next);
+    this.present.set(path, { sha, lines: next });
   }
 
-  private verdictOf(sha: string, blobs: ReadonlyMap<string, Buffer | null>): BlobVerdict {
+  private verdictOf(sha: string, blobs: BatchBlobs): BlobVerdict {
     const cached = this.verdicts.get(sha);
     if (cached !== undefined) return cached;
-    const data = blobs.get(sha) ?? null;
+    const text = blobs.text(sha);
     let v: BlobVerdict;
-    if (data === null || isBinary(data)) v = null;
+    if (text === null) v = null;
     else {
-      const text = data.toString('utf8');
       const r = evaluate(this.prepared.matcher, text, { budgetMs: this.options.budgetMs, maxHits: Number.MAX_SAFE_INTEGER });
       v =
         r.error !== undefined
@@ -220,6 +312,7 @@ export class DistinctReplay {
             };
     }
     this.verdicts.set(sha, v);
+    this.verdictLines += verdictWeight(v);
     return v;
   }
 }
@@ -234,18 +327,6 @@ function lineMatches(matcher: Matcher, text: string, lines: readonly number[]): 
   const unique = [...new Set(lines)].sort((a, b) => a - b);
   if (unique.length === 0) return [];
   if (matcher.mode === 'must_contain') return [{ line: 1, key: ABSENT }];
-  const out: LineMatch[] = [];
-  let lineNo = 1;
-  let start = 0;
-  for (const want of unique) {
-    while (lineNo < want) {
-      const nl = text.indexOf('\n', start);
-      if (nl === -1) break;
-      start = nl + 1;
-      lineNo += 1;
-    }
-    const nl = text.indexOf('\n', start);
-    out.push({ line: want, key: lineKey(text.slice(start, nl === -1 ? text.length : nl)) });
-  }
-  return out;
+  const table = new LineTable(text);
+  return unique.map((line) => ({ line, key: lineKey(table.lineText(line)) }));
 }

@@ -225,3 +225,21 @@ export function bulkyHistory(repo: TestRepo, commits: number, fileBytes: number)
   });
   execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
 }
+
+/**
+ * A linear history of `commits` commits that each change all of `paths` small files outside
+ * `src/` (two alternating contents), for memory tests of the log: its `git log --raw` output is
+ * about commits × paths × 115 bytes, though no blob needs reading.
+ */
+export function wideHistory(repo: TestRepo, commits: number, paths: number): void {
+  const chunks: string[] = ['blob\nmark :1\ndata 2\na\n', 'blob\nmark :2\ndata 2\nb\n'];
+  for (let c = 1; c <= commits; c += 1) {
+    const mark = c + 2;
+    chunks.push(`commit refs/heads/main\nmark :${mark}\ncommitter Test <t@example.com> ${1_700_000_000 + c * 60} +0000\ndata 2\nc\n`);
+    if (c > 1) chunks.push(`from :${mark - 1}\n`);
+    for (let p = 0; p < paths; p += 1) chunks.push(`M 100644 :${1 + (c % 2)} wide/file-${p}.txt\n`);
+  }
+  chunks.push('done\n');
+  execFileSync('git', ['fast-import', '--quiet', '--done'], { cwd: repo.root, input: chunks.join(''), maxBuffer: 1 << 30 });
+  execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
+}

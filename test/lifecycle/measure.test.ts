@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
 import { measureConstraints } from '../../src/lifecycle/measure.js';
+import { progressReporter } from '../../src/output/progress.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { LogRawParser, parseLogRaw, historyCommits, streamHistory, uniquePrefixLength } from '../../src/git/history.js';
@@ -33,9 +34,7 @@ describe('findings constraint measure over a generated 500-commit history', () =
     repo = makeRepo();
     history = generateHistory(repo, { commits: 500 });
     const shas = repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n');
-    shas.forEach((s, i) => {
-      shaByMark.set(i + 1, s);
-    });
+    for (const [i, s] of shas.entries()) shaByMark.set(i + 1, s);
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
   });
 
@@ -110,13 +109,10 @@ describe('findings constraint measure over a generated 500-commit history', () =
   });
 
   it('reports done/total, rate and ETA once the walk runs longer than the threshold', async () => {
-    const lines: string[] = [];
-    const r = await measureConstraints(repo.root, {
-      ids: ['f-console'],
-      range: { commits: 200 },
-      onProgress: (l) => lines.push(l),
-      progressAfterMs: 0,
-    });
+    let drawn = '';
+    const progress = progressReporter({ isTTY: true, write: (s: string) => (drawn += s) }, 0, { afterMs: 0 });
+    const r = await measureConstraints(repo.root, { ids: ['f-console'], range: { commits: 200 }, progress });
+    const lines = drawn.split('\r\x1b[K').filter((l) => l !== '');
     expect(r.commits).toBe(200);
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.at(-1)).toMatch(/^measuring: 200\/200 commits, \d+ commits\/s, ETA 0s$/);

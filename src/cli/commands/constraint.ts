@@ -168,14 +168,16 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (opts.since !== undefined && opts.commits !== undefined) throw new UsageError('give either --since or --commits, not both');
     const commits = opts.commits === undefined ? undefined : positiveInt(opts.commits);
     const root = await resolveRoot(opts.root, io);
-    const tty = Boolean(io.stderr.isTTY);
     const { measureConstraints } = await import('../../lifecycle/measure.js');
+    const { progressDelayMs, progressReporter } = await import('../../output/progress.js');
+    // On a terminal only (the reporter is silent elsewhere, and the commits are then not even counted).
+    const progress = io.stderr.isTTY === true ? progressReporter(io.stderr, 0, { afterMs: progressDelayMs(io.env) }) : undefined;
     const r = await measureConstraints(root, {
       ids: await currentConstraintIds(root, ids, (l) => io.stderr.write(`${l}\n`)),
       range: { since: opts.since, commits },
-      ...(tty ? { onProgress: (m: string) => io.stderr.write(`\r\x1b[K${m}`) } : {}),
+      ...(progress ? { progress } : {}),
     });
-    if (tty) io.stderr.write('\r\x1b[K');
+    progress?.end();
     exit = exitFor(r.diagnostics);
     if (out.machine) {
       out.json({ head: r.head, commits: r.commits, measured: r.measured, diagnostics: r.diagnostics });
