@@ -12,6 +12,7 @@
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { mergeHeadsFromEnv, type Operation } from '../src/git/hooks.js';
+import type { CommitState } from '../src/git/probe.js';
 import { Layout } from '../src/layout.js';
 import type { RepoFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
@@ -53,14 +54,20 @@ function currentOperation(found: Operation | null, env: NodeJS.ProcessEnv, hook:
   return hook === 'pre-merge-commit' || mergeHeadsFromEnv(env).length > 0 ? 'merge' : null;
 }
 
-export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: CommitHook = 'pre-commit'): Promise<HookOutcome> {
+/** `state`: HEAD and the operation, when the caller probed them with the root (src/cli/commit-hook.ts). */
+export async function preCommit(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  hook: CommitHook = 'pre-commit',
+  state?: CommitState,
+): Promise<HookOutcome> {
   const skip = parseSkip(env);
   if (skip.all || env['HUSKY'] === '0') {
     return { diagnostics: [], lines: [`findings: ${hook} checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
   }
   const bypass = hook === 'pre-merge-commit' ? MERGE_BYPASS : COMMIT_BYPASS;
   // One snapshot for every step (hooks/snapshot.ts).
-  const snapshot = await stagedSnapshot(root);
+  const snapshot = await stagedSnapshot(root, state);
   const { collected } = snapshot;
   const operation = currentOperation(snapshot.operation, env, hook);
   const diagnostics: Diagnostic[] = [];

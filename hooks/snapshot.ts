@@ -6,7 +6,7 @@
  * (steps 1–2), the gate (3) and the drift check (4) of hooks/pre-commit.ts all read this one
  * snapshot, so a plain commit starts three git processes, not five (docs/hooks.md "Speed").
  */
-import { commitState } from '../src/git/probe.js';
+import { commitState, type CommitState } from '../src/git/probe.js';
 import type { Operation } from '../src/git/hooks.js';
 import { indexFiles, type RepoFiles } from '../src/repo-files.js';
 import { collect, type Collected } from './sources.js';
@@ -22,8 +22,9 @@ export interface StagedSnapshot {
   readonly index: RepoFiles;
 }
 
-export async function stagedSnapshot(root: string): Promise<StagedSnapshot> {
-  const { head, operation } = await commitState(root);
+/** `state`: HEAD and the operation when the caller already probed them (the CLI does, finding the root). */
+export async function stagedSnapshot(root: string, state?: CommitState): Promise<StagedSnapshot> {
+  const { head, operation } = state ?? (await commitState(root));
   const collected = await collect(root, { kind: 'staged' }, { head });
   return { head, operation, collected, index: indexFiles(root, collected.files) };
 }

@@ -22,7 +22,7 @@ function gitCommandsOfHook(root: string): { code: number; commands: string[] } {
 }
 
 describe('git processes of one pre-commit run', () => {
-  it('a plain commit: the top level, one state probe, one diff, one cat-file', async () => {
+  it('a plain commit: one probe (top level, HEAD, operation), one diff, one cat-file', async () => {
     const repo = await hookedRepo();
     stageIndex(repo, constraint('c-active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
@@ -30,7 +30,7 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', 'src/a.js');
     const { code, commands } = gitCommandsOfHook(repo.root);
     expect(code).toBe(0);
-    expect(commands).toEqual(['rev-parse', 'rev-parse', 'diff', 'cat-file']);
+    expect(commands).toEqual(['rev-parse', 'diff', 'cat-file']);
   });
 
   it('a staged finding source: the index is listed once for validation and the drift check', async () => {
@@ -39,6 +39,6 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', '.agents/findings/f-one.md');
     const { commands } = gitCommandsOfHook(repo.root);
     expect(commands.filter((c) => c === 'ls-files')).toHaveLength(1);
-    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(2);
+    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(1);
   });
 });
