@@ -50,7 +50,9 @@ function beforeIndex(text: string | null): ConstraintIndex | null {
 /** Runs the gate over a mode; never throws for bad user content (an invalid index is an outcome). */
 export async function checkConstraints(root: string, mode: CheckMode, options: CheckOptions): Promise<CheckOutcome> {
   const collected = options.collected ?? (await collect(root, mode));
-  const before = beforeIndex(collected.beforeIndexText);
+  // An index the change leaves as it is (the usual commit) is parsed once: the index before it
+  // then holds nothing back that the index after it does not apply (hooks/judgment.ts).
+  const before = collected.beforeIndexText === collected.indexText ? null : beforeIndex(collected.beforeIndexText);
   // A change that deletes the index is still judged by the index before it.
   if (collected.indexText === null && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
   const parsed =
