@@ -76,7 +76,7 @@ export async function preCommit(
   const toValidate = validationPaths(collected.changedPaths);
   if (toValidate.length > 0) {
     const { validateFiles } = await import('../src/validate/index.js');
-    diagnostics.push(...(await validateFiles(toValidate, { root, files: snapshot.index, commit: null })));
+    diagnostics.push(...(await validateFiles(toValidate, { root, files: snapshot.staged, commit: null })));
   }
 
   const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass, collected });
@@ -93,7 +93,7 @@ export async function preCommit(
   if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
 
   if ([...collected.changedPaths, ...collected.deletedPaths].some(isFindingSource)) {
-    diagnostics.push(...(await driftDiagnostics(snapshot.index, bypass)));
+    diagnostics.push(...(await driftDiagnostics(snapshot.staged, bypass)));
   }
 
   if (operation !== null) {
@@ -107,8 +107,8 @@ export async function preCommit(
 }
 
 /** Step 4: compiled outputs in the index versus compiling the staged sources. */
-async function driftDiagnostics(index: RepoFiles, bypass: string): Promise<Diagnostic[]> {
-  const result = await compiledDrift(index);
+async function driftDiagnostics(staged: RepoFiles, bypass: string): Promise<Diagnostic[]> {
+  const result = await compiledDrift(staged);
   const notes = [`fix: ${FIX_COMMAND}`, `bypass: ${bypass}`];
   return [
     ...result.diagnostics,

@@ -3,6 +3,7 @@
  * commit. Commands that must judge "what will be committed" (hooks) or "what was pushed"
  * (pre-push, CI ranges) read through this interface instead of the file system.
  */
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { indexEntries, readObjects, treeEntries, type BlobEntry } from './git/core.js';
@@ -32,7 +33,7 @@ export function worktreeFiles(root: string): RepoFiles {
     async list(dir) {
       const out: string[] = [];
       async function walk(rel: string): Promise<void> {
-        let entries;
+        let entries: Dirent[];
         try {
           entries = await readdir(path.join(root, rel), { withFileTypes: true });
         } catch (error) {
@@ -75,13 +76,19 @@ export async function readMany(source: RepoFiles, files: readonly string[]): Pro
   return out;
 }
 
-/** A file whose content is already in memory (a staged blob the hook has read). */
-export interface KnownFile {
+/**
+ * A file with its content: a path (repository-relative, `/`-separated) and its bytes (a
+ * symlink's link text), as a file source or the hooks' collection read it (ARCHITECTURE.md,
+ * "Vocabulary").
+ */
+export interface FileContent {
   readonly path: string;
   readonly data: Buffer;
+  /** The old path, when a change renames or copies the file (hooks/sources.ts). */
+  readonly oldPath?: string;
 }
 
-function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>, known: readonly KnownFile[] = []): RepoFiles {
+function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>, known: readonly FileContent[] = []): RepoFiles {
   const cache = new Map<string, Buffer | null>(known.map((f) => [f.path, f.data]));
   let byPath: Map<string, BlobEntry> | null = null;
   const entries = async (): Promise<Map<string, BlobEntry>> => {
@@ -119,10 +126,10 @@ function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>
 }
 
 /**
- * The index: what `git commit` will record (honours GIT_INDEX_FILE). `known` files are the
- * index's own blobs already read (the staged snapshot, hooks/snapshot.ts): they are not read again.
+ * The git index (staged content): what `git commit` will record (honours GIT_INDEX_FILE). `known`
+ * files are the index's own blobs already read (the staged snapshot, hooks/snapshot.ts): they are not read again.
  */
-export function indexFiles(root: string, known: readonly KnownFile[] = []): RepoFiles {
+export function indexFiles(root: string, known: readonly FileContent[] = []): RepoFiles {
   return gitSource(root, 'index', () => indexEntries(root), known);
 }
 

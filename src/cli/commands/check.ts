@@ -66,12 +66,19 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const outcome = await checkConstraints(root, mode, {
       skip: skip.ids,
       bypass: null,
-      ...(onProgress ? { onProgress: (l: string) => ((shown = true), onProgress(l)) } : {}),
+      ...(onProgress
+        ? {
+            onProgress: (l: string) => {
+              shown = true;
+              onProgress(l);
+            },
+          }
+        : {}),
     });
     if (shown) io.stderr.write('\r\x1b[K');
     for (const line of outcome.lines) out.info(line);
     if (outcome.status === 'no-index') {
-      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;
+      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.contentSource}); nothing to check`;
       out.info(`findings check: ${none}`);
       await out.diagnostics([], { markdown: { title: 'findings check', changes: null, scope: none } });
       return;
@@ -87,7 +94,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
               outcome.status === 'checked'
                 ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}`
                 : 'invalid constraint index',
-            changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.indexText)) : null,
+            changes:
+              outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.constraintIndexText)) : null,
           }
         : undefined;
     await out.diagnostics(verdict.shown, {
@@ -97,7 +105,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     });
     if (outcome.status === 'invalid-index') {
       out.warn(
-        `findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
+        `findings check: the constraint index (in the ${outcome.collected.contentSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
       );
       exit = ExitCode.Usage;
       return;
@@ -171,5 +179,9 @@ async function modeOf(root: string, opts: CheckOpts, paths: string[]): Promise<C
 /** One entry per id, the first one (the index after the change comes before entries held from before it). Pure. */
 function firstPerId(entries: readonly ConstraintEntry[]): ConstraintEntry[] {
   const seen = new Set<string>();
-  return entries.filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
+  return entries.filter((c) => {
+    if (seen.has(c.id)) return false;
+    seen.add(c.id);
+    return true;
+  });
 }
