@@ -12,11 +12,10 @@
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { mergeHeadsFromEnv, type Operation } from '../src/git/hooks.js';
-import type { CommitState } from '../src/git/probe.js';
 import { Layout } from '../src/layout.js';
 import type { RepoFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
-import { stagedSnapshot } from './snapshot.js';
+import { stagedSnapshot, type Probed } from './snapshot.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
 
@@ -54,12 +53,12 @@ function currentOperation(found: Operation | null, env: NodeJS.ProcessEnv, hook:
   return hook === 'pre-merge-commit' || mergeHeadsFromEnv(env).length > 0 ? 'merge' : null;
 }
 
-/** `state`: HEAD and the operation, when the caller probed them with the root (src/cli/commit-hook.ts). */
+/** `probed`: HEAD, the operation and an early staged diff, when the caller probed them with the root (src/cli/commit-hook.ts). */
 export async function preCommit(
   root: string,
   env: NodeJS.ProcessEnv,
   hook: CommitHook = 'pre-commit',
-  state?: CommitState,
+  probed?: Probed,
 ): Promise<HookOutcome> {
   const skip = parseSkip(env);
   if (skip.all || env['HUSKY'] === '0') {
@@ -67,7 +66,7 @@ export async function preCommit(
   }
   const bypass = hook === 'pre-merge-commit' ? MERGE_BYPASS : COMMIT_BYPASS;
   // One snapshot for every step (hooks/snapshot.ts).
-  const snapshot = await stagedSnapshot(root, state);
+  const snapshot = await stagedSnapshot(root, probed);
   const { collected } = snapshot;
   const operation = currentOperation(snapshot.operation, env, hook);
   const diagnostics: Diagnostic[] = [];

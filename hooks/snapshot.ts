@@ -9,7 +9,7 @@
 import { commitState, type CommitState } from '../src/git/probe.js';
 import type { Operation } from '../src/git/hooks.js';
 import { indexFiles, type RepoFiles } from '../src/repo-files.js';
-import { collect, type Collected } from './sources.js';
+import { collect, type Collected, type EarlyDiff } from './sources.js';
 
 export interface StagedSnapshot {
   /** HEAD's commit, or null before the first commit. */
@@ -22,9 +22,15 @@ export interface StagedSnapshot {
   readonly staged: RepoFiles;
 }
 
-/** `state`: HEAD and the operation when the caller already probed them (the CLI does, finding the root). */
-export async function stagedSnapshot(root: string, state?: CommitState): Promise<StagedSnapshot> {
-  const { head, operation } = state ?? (await commitState(root));
-  const collected = await collect(root, { kind: 'staged' }, { head });
+/** What the CLI learnt while finding the root: HEAD and the operation, and the staged diff it started meanwhile. */
+export interface Probed {
+  readonly state: CommitState;
+  readonly stagedDiff?: EarlyDiff;
+}
+
+/** `probed`: what the caller already asked git (the CLI does, finding the root); else one rev-parse here. */
+export async function stagedSnapshot(root: string, probed?: Probed): Promise<StagedSnapshot> {
+  const { head, operation } = probed?.state ?? (await commitState(root));
+  const collected = await collect(root, { kind: 'staged' }, { head, ...(probed?.stagedDiff ? { stagedDiff: probed.stagedDiff } : {}) });
   return { head, operation, collected, staged: indexFiles(root, collected.files) };
 }

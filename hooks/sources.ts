@@ -15,6 +15,7 @@ import {
   parseRawDiff,
   readObjects,
   resolveCommit,
+  runGit,
   treeEntries,
   type RawChange,
 } from '../src/git/core.js';
@@ -99,6 +100,32 @@ function deletionsOf(changes: readonly RawChange[]): string[] {
 export interface Known {
   /** HEAD's commit (null: none), when already resolved (hooks/snapshot.ts). */
   readonly head?: string | null;
+  /** The staged diff, started early (startStagedDiff); used when it ran at the same root. */
+  readonly stagedDiff?: EarlyDiff;
+}
+
+const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
+
+/** A staged diff started before the root and HEAD were known. */
+export interface EarlyDiff {
+  /** The folder git ran in. */
+  readonly cwd: string;
+  /** Its output, or null when git failed (the caller then asks again, as without it). */
+  readonly output: Promise<Buffer | null>;
+}
+
+/**
+ * Starts `git diff --cached` in `cwd` while the CLI probes for the root and HEAD, so the two git
+ * processes overlap (docs/hooks.md "Speed"). Without a commit argument git compares with HEAD,
+ * or on an unborn branch shows every staged file as added: the same as naming HEAD's commit or
+ * the empty tree, as collect does once it knows HEAD.
+ */
+export function startStagedDiff(cwd: string): EarlyDiff {
+  const output = runGit(cwd, ['diff', '--cached', ...RAW_DIFF]).then(
+    (r) => (r.code === 0 ? r.stdout : null),
+    () => null,
+  );
+  return { cwd, output };
 }
 
 /** Lists and reads the files of a mode with one cat-file process (index and config in the same batch). */
@@ -115,7 +142,9 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     case 'staged': {
       const head = known.head !== undefined ? known.head : await resolveCommit(root, 'HEAD');
       const base = head ?? EMPTY_TREE;
-      const raw = parseRawDiff(await git(root, ['diff', '--cached', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', base]));
+      // Paths in the diff are the top level's; an early diff counts only if it ran where this one would.
+      const early = known.stagedDiff !== undefined && known.stagedDiff.cwd === root ? await known.stagedDiff.output : null;
+      const raw = parseRawDiff(early ?? (await git(root, ['diff', '--cached', ...RAW_DIFF, base])));
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       // `:<path>` names the index's stage-0 blob; cat-file honours GIT_INDEX_FILE like every git child.
@@ -126,7 +155,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       break;
     }
     case 'range': {
-      const raw = parseRawDiff(await git(root, ['diff', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', mode.from, mode.to]));
+      const raw = parseRawDiff(await git(root, ['diff', ...RAW_DIFF, mode.from, mode.to]));
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       metaNames = [`${mode.to}:${Layout.constraintIndex}`, `${mode.to}:${Layout.config}`];

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { statSync } from 'node:fs';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { probeRepository, type CommitState } from '../git/probe.js';
+import { parseSkip } from '../../hooks/check.js';
 import { preCommit, type CommitHook } from '../../hooks/pre-commit.js';
+import { startStagedDiff } from '../../hooks/sources.js';
 import type { HookOutcome } from '../../hooks/outcome.js';
 import type { CliIo } from './io.js';
 import { Output, type CommonOptions } from './options.js';
@@ -54,6 +56,10 @@ export async function reportHook(out: Output, outcome: HookOutcome, opts: Warnin
 /** Runs a commit hook with its options already parsed. */
 export async function runCommitHook(hook: CommitHook, opts: HookOptions, io: CliIo): Promise<ExitCode> {
   const out = Output.from(io, opts, HOOK_FORMATS);
+  // The staged diff runs while the probe finds the root (git runs hooks at the top level, so it
+  // usually ran there; elsewhere collect asks again). Skipped runs never need it.
+  const skipped = parseSkip(io.env).all || io.env['HUSKY'] === '0';
+  const stagedDiff = skipped ? undefined : startStagedDiff(opts.root === undefined ? io.cwd : path.resolve(io.cwd, opts.root));
   const { root, state } = await probeRoot(opts.root, io);
-  return reportHook(out, await preCommit(root, io.env, hook, state), opts, root);
+  return reportHook(out, await preCommit(root, io.env, hook, { state, ...(stagedDiff ? { stagedDiff } : {}) }), opts, root);
 }
