@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Committed plain-JS launcher (docs/stack-pitfalls.md#2): tsc drops exec bits, and Node 20 cannot run .ts.
+import { statSync } from 'node:fs';
 import module from 'node:module';
 import v8 from 'node:v8';
 
@@ -16,16 +17,45 @@ try {
 // when a regex backtracks excessively. Must be set before any pattern is compiled.
 v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
-let entry;
-try {
-  entry = await import('../dist/src/cli/main.js');
-} catch (error) {
-  if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
-    process.stderr.write(
-      'findings: the compiled code in dist/ is missing; run `npm install` (or `npm run build`) in the findings-compiler package\n',
-    );
-    process.exit(2);
-  }
-  throw error;
+const argv = process.argv.slice(2);
+
+/**
+ * The commit hooks run on every commit, so they take a fast path: one bundled file without
+ * commander or the general CLI (src/cli/hook-entry.ts, docs/hooks.md "Speed"). It declines
+ * anything but plain options (the full CLI then answers), and is skipped when dist/ has no
+ * current bundle (the full CLI then runs the hook, the same way). True when it ran the hook.
+ */
+async function fastHook() {
+  if (argv[0] !== 'hook' || (argv[1] !== 'pre-commit' && argv[1] !== 'pre-merge-commit')) return false;
+  if (!bundleIsCurrent()) return false;
+  const fast = await import('../dist/hook.mjs');
+  return fast.main(argv);
 }
-await entry.main(process.argv.slice(2));
+
+/**
+ * False when tsc rebuilt dist/ after the bundle was made (a `tsc` run without `npm run build`):
+ * the bundle would run older code than dist/. A package without dist/.tsbuildinfo (the npm
+ * tarball) was bundled by the build that made it.
+ */
+function bundleIsCurrent() {
+  const mtime = (rel) => statSync(new URL(rel, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? null;
+  const bundled = mtime('../dist/hook.mjs');
+  const compiled = mtime('../dist/.tsbuildinfo');
+  return bundled !== null && (compiled === null || bundled >= compiled);
+}
+
+if (!(await fastHook())) {
+  let entry;
+  try {
+    entry = await import('../dist/src/cli/main.js');
+  } catch (error) {
+    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
+      process.stderr.write(
+        'findings: the compiled code in dist/ is missing; run `npm install` (or `npm run build`) in the findings-compiler package\n',
+      );
+      process.exit(2);
+    }
+    throw error;
+  }
+  await entry.main(argv);
+}

@@ -50,13 +50,15 @@ function beforeIndex(text: string | null): ConstraintIndex | null {
 /** Runs the gate over a mode; never throws for bad user content (an invalid index is an outcome). */
 export async function checkConstraints(root: string, mode: CheckMode, options: CheckOptions): Promise<CheckOutcome> {
   const collected = options.collected ?? (await collect(root, mode));
-  const before = beforeIndex(collected.beforeIndexText);
+  // An index the change leaves as it is (the usual commit) is parsed once: the index before it
+  // then holds nothing back that the index after it does not apply (hooks/judgment.ts).
+  const before = collected.constraintIndexBefore === collected.constraintIndexText ? null : beforeIndex(collected.constraintIndexBefore);
   // A change that deletes the index is still judged by the index before it.
-  if (collected.indexText === null && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
+  if (collected.constraintIndexText === null && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
   const parsed =
-    collected.indexText === null
+    collected.constraintIndexText === null
       ? { ok: true as const, index: EMPTY_INDEX }
-      : parseConstraintIndex(collected.indexText, Layout.constraintIndex);
+      : parseConstraintIndex(collected.constraintIndexText, Layout.constraintIndex);
   if (!parsed.ok) return { status: 'invalid-index', collected, diagnostics: [...parsed.diagnostics], lines: [] };
   const judgment = stricterJudgment(before, parsed.index);
   const index = judgment.index;
@@ -83,7 +85,7 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     // In a change mode a file without added lines (a pure rename, a mode change) adds nothing.
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
-  const indexText = collected.indexText ?? '';
+  const indexText = collected.constraintIndexText ?? '';
   const hits = await runGateInChunks(
     index,
     files,
@@ -95,7 +97,7 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
   // and the checklist items of the findings hit (read from their artifacts only when there is a hit).
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const kept = hits.length === 0 ? hits : await applyBaselinesFrom(root, baselineSourceOf(mode), applySuppressions(hits, texts), texts);
-  const diagnostics = await withChecklistNotes(kept, index, root, collected.indexSource);
+  const diagnostics = await withChecklistNotes(kept, index, root, collected.contentSource);
   const binaries = collected.skipped.filter((s) => s.reason === 'binary').map((s) => s.path);
   return {
     status: 'checked',

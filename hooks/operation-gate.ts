@@ -143,7 +143,8 @@ export async function judgeOperationCommit(
     parent,
     files: new Map(named.map((f) => [f, objects.get(`${parent.sha}:${f}`)?.toString('utf8') ?? null])),
   }));
-  const parsed = collected.indexText === null ? null : parseConstraintIndex(collected.indexText, Layout.constraintIndex);
+  const parsed =
+    collected.constraintIndexText === null ? null : parseConstraintIndex(collected.constraintIndexText, Layout.constraintIndex);
   const budgetMs = collected.configText === null ? 250 : parseConfig(collected.configText).config.matchBudgetMs;
   return judgeOperation(diagnostics, { operation, staged, parents: parentFiles, index: parsed?.ok ? parsed.index : null, skip, budgetMs });
 }

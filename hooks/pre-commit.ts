@@ -15,7 +15,7 @@ import { mergeHeadsFromEnv, type Operation } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { RepoFiles } from '../src/repo-files.js';
 import { checkConstraints, parseSkip } from './check.js';
-import { stagedSnapshot } from './snapshot.js';
+import { stagedSnapshot, type Probed } from './snapshot.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
 
@@ -53,14 +53,20 @@ function currentOperation(found: Operation | null, env: NodeJS.ProcessEnv, hook:
   return hook === 'pre-merge-commit' || mergeHeadsFromEnv(env).length > 0 ? 'merge' : null;
 }
 
-export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: CommitHook = 'pre-commit'): Promise<HookOutcome> {
+/** `probed`: HEAD, the operation and an early staged diff, when the caller probed them with the root (src/cli/commit-hook.ts). */
+export async function preCommit(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  hook: CommitHook = 'pre-commit',
+  probed?: Probed,
+): Promise<HookOutcome> {
   const skip = parseSkip(env);
   if (skip.all || env['HUSKY'] === '0') {
     return { diagnostics: [], lines: [`findings: ${hook} checks skipped (${skip.all ? 'FINDINGS_SKIP=all' : 'HUSKY=0'})`], blocked: false };
   }
   const bypass = hook === 'pre-merge-commit' ? MERGE_BYPASS : COMMIT_BYPASS;
   // One snapshot for every step (hooks/snapshot.ts).
-  const snapshot = await stagedSnapshot(root);
+  const snapshot = await stagedSnapshot(root, probed);
   const { collected } = snapshot;
   const operation = currentOperation(snapshot.operation, env, hook);
   const diagnostics: Diagnostic[] = [];
@@ -69,7 +75,7 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
   const toValidate = validationPaths(collected.changedPaths);
   if (toValidate.length > 0) {
     const { validateFiles } = await import('../src/validate/index.js');
-    diagnostics.push(...(await validateFiles(toValidate, { root, files: snapshot.index, commit: null })));
+    diagnostics.push(...(await validateFiles(toValidate, { root, files: snapshot.staged, commit: null })));
   }
 
   const check = await checkConstraints(root, { kind: 'staged' }, { skip: skip.ids, bypass, collected });
@@ -86,7 +92,7 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
   if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
 
   if ([...collected.changedPaths, ...collected.deletedPaths].some(isFindingSource)) {
-    diagnostics.push(...(await driftDiagnostics(snapshot.index, bypass)));
+    diagnostics.push(...(await driftDiagnostics(snapshot.staged, bypass)));
   }
 
   if (operation !== null) {
@@ -100,8 +106,8 @@ export async function preCommit(root: string, env: NodeJS.ProcessEnv, hook: Comm
 }
 
 /** Step 4: compiled outputs in the index versus compiling the staged sources. */
-async function driftDiagnostics(index: RepoFiles, bypass: string): Promise<Diagnostic[]> {
-  const result = await compiledDrift(index);
+async function driftDiagnostics(staged: RepoFiles, bypass: string): Promise<Diagnostic[]> {
+  const result = await compiledDrift(staged);
   const notes = [`fix: ${FIX_COMMAND}`, `bypass: ${bypass}`];
   return [
     ...result.diagnostics,

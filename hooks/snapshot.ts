@@ -1,15 +1,15 @@
 /**
  * One staged snapshot per commit-hook run: HEAD and the operation in progress (one rev-parse),
  * the staged changes with their content, the diff base, the constraint index before and after
- * and the config (one diff, one cat-file batch: hooks/sources.ts), and the whole index as a
+ * and the config (one diff, one cat-file batch: hooks/sources.ts), and the whole git index as a
  * file source that lists once and never re-reads a blob the snapshot already holds. Validation
  * (steps 1–2), the gate (3) and the drift check (4) of hooks/pre-commit.ts all read this one
- * snapshot, so a plain commit starts three git processes, not five (docs/hooks.md "Speed").
+ * snapshot, so a plain commit starts three git processes (with the CLI's probe), not five (docs/hooks.md "Speed").
  */
-import { commitState } from '../src/git/probe.js';
+import { commitState, type CommitState } from '../src/git/probe.js';
 import type { Operation } from '../src/git/hooks.js';
 import { indexFiles, type RepoFiles } from '../src/repo-files.js';
-import { collect, type Collected } from './sources.js';
+import { collect, type Collected, type EarlyDiff } from './sources.js';
 
 export interface StagedSnapshot {
   /** HEAD's commit, or null before the first commit. */
@@ -18,12 +18,19 @@ export interface StagedSnapshot {
   readonly operation: Operation | null;
   /** The staged changes, their content, the diff base, the constraint index texts and the config. */
   readonly collected: Collected;
-  /** Every file of the index, for the validators and the drift check. */
-  readonly index: RepoFiles;
+  /** Every file of the git index (the staged tree), for the validators and the drift check. */
+  readonly staged: RepoFiles;
 }
 
-export async function stagedSnapshot(root: string): Promise<StagedSnapshot> {
-  const { head, operation } = await commitState(root);
-  const collected = await collect(root, { kind: 'staged' }, { head });
-  return { head, operation, collected, index: indexFiles(root, collected.files) };
+/** What the CLI learnt while finding the root: HEAD and the operation, and the staged diff it started meanwhile. */
+export interface Probed {
+  readonly state: CommitState;
+  readonly stagedDiff?: EarlyDiff;
+}
+
+/** `probed`: what the caller already asked git (the CLI does, finding the root); else one rev-parse here. */
+export async function stagedSnapshot(root: string, probed?: Probed): Promise<StagedSnapshot> {
+  const { head, operation } = probed?.state ?? (await commitState(root));
+  const collected = await collect(root, { kind: 'staged' }, { head, ...(probed?.stagedDiff ? { stagedDiff: probed.stagedDiff } : {}) });
+  return { head, operation, collected, staged: indexFiles(root, collected.files) };
 }

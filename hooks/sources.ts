@@ -15,11 +15,13 @@ import {
   parseRawDiff,
   readObjects,
   resolveCommit,
+  runGit,
   treeEntries,
   type RawChange,
 } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { pathsWorthReading } from './blob-selection.js';
+import type { FileContent } from '../src/repo-files.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
 
@@ -31,35 +33,26 @@ export type CheckMode =
   /** Named files (lint-staged, editors): staged content judged like `--staged`, or the working tree like `--all`. */
   | { readonly kind: 'paths'; readonly paths: readonly string[]; readonly worktree: boolean };
 
-/** A changed or listed file whose content was read. */
-export interface SourceFile {
-  readonly path: string;
-  /** The old path of a rename or copy. */
-  readonly oldPath?: string;
-  /** The content; empty for a `--all` file no constraint can report anything in, left unread (hooks/blob-selection.ts). */
-  readonly data: Buffer;
-}
-
 export interface Collected {
   /** Text files to judge, in path order. */
-  readonly files: SourceFile[];
+  readonly files: FileContent[];
   /** Every non-deleted changed path (before binary/submodule filtering) — hooks route `.agents/` paths from it. */
   readonly changedPaths: string[];
   /** Paths the change deletes (a deleted finding source still calls for a compile check). */
   readonly deletedPaths: string[];
   /** Paths skipped and why (binary, submodule), for `--verbose`-style reporting and tests. */
   readonly skipped: { path: string; reason: string }[];
-  /** Constraint index text from the same source as the content, or null when absent. */
-  readonly indexText: string | null;
+  /** The constraint index's text from the same source as the content, or null when absent. */
+  readonly constraintIndexText: string | null;
   /**
    * Constraint index text before the change (HEAD for staged content, the range's base), or
    * null when absent or when the mode has no "before" (a base-less tree, `--all`): the gate
    * judges by the stricter of the two (hooks/judgment.ts).
    */
-  readonly beforeIndexText: string | null;
+  readonly constraintIndexBefore: string | null;
   readonly configText: string | null;
-  /** Where the index was read from, for messages (`index`, `worktree`, `<sha>`). */
-  readonly indexSource: string;
+  /** Where the content and the constraint index were read from, for messages (`index`, `worktree`, `<sha>`). */
+  readonly contentSource: string;
   /** For change modes: how to get added lines (base and target); null for whole-file modes. */
   readonly diffBase: { readonly from: string; readonly to: string | null } | null;
 }
@@ -110,6 +103,32 @@ function deletionsOf(changes: readonly RawChange[]): string[] {
 export interface Known {
   /** HEAD's commit (null: none), when already resolved (hooks/snapshot.ts). */
   readonly head?: string | null;
+  /** The staged diff, started early (startStagedDiff); used when it ran at the same root. */
+  readonly stagedDiff?: EarlyDiff;
+}
+
+const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
+
+/** A staged diff started before the root and HEAD were known. */
+export interface EarlyDiff {
+  /** The folder git ran in. */
+  readonly cwd: string;
+  /** Its output, or null when git failed (the caller then asks again, as without it). */
+  readonly output: Promise<Buffer | null>;
+}
+
+/**
+ * Starts `git diff --cached` in `cwd` while the CLI probes for the root and HEAD, so the two git
+ * processes overlap (docs/hooks.md "Speed"). Without a commit argument git compares with HEAD,
+ * or on an unborn branch shows every staged file as added: the same as naming HEAD's commit or
+ * the empty tree, as collect does once it knows HEAD.
+ */
+export function startStagedDiff(cwd: string): EarlyDiff {
+  const output = runGit(cwd, ['diff', '--cached', ...RAW_DIFF]).then(
+    (r) => (r.code === 0 ? r.stdout : null),
+    () => null,
+  );
+  return { cwd, output };
 }
 
 /** Lists and reads the files of a mode with one cat-file process (index and config in the same batch). */
@@ -117,7 +136,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
   let listed: Listed[];
   let metaNames: [string, string] | null = null;
   let beforeName: string | null = null;
-  let indexSource: string;
+  let contentSource: string;
   let diffBase: Collected['diffBase'] = null;
   let deletedPaths: string[] = [];
   let worthReading: ReadonlySet<string> | null = null;
@@ -127,22 +146,24 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     case 'staged': {
       const head = known.head !== undefined ? known.head : await resolveCommit(root, 'HEAD');
       const base = head ?? EMPTY_TREE;
-      const raw = parseRawDiff(await git(root, ['diff', '--cached', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', base]));
+      // Paths in the diff are the top level's; an early diff counts only if it ran where this one would.
+      const early = known.stagedDiff !== undefined && known.stagedDiff.cwd === root ? await known.stagedDiff.output : null;
+      const raw = parseRawDiff(early ?? (await git(root, ['diff', '--cached', ...RAW_DIFF, base])));
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       // `:<path>` names the index's stage-0 blob; cat-file honours GIT_INDEX_FILE like every git child.
       metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`];
-      indexSource = 'index';
+      contentSource = 'index';
       diffBase = { from: base, to: null };
       if (head !== null) beforeName = `${head}:${Layout.constraintIndex}`;
       break;
     }
     case 'range': {
-      const raw = parseRawDiff(await git(root, ['diff', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', mode.from, mode.to]));
+      const raw = parseRawDiff(await git(root, ['diff', ...RAW_DIFF, mode.from, mode.to]));
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       metaNames = [`${mode.to}:${Layout.constraintIndex}`, `${mode.to}:${Layout.config}`];
-      indexSource = mode.to.slice(0, 12);
+      contentSource = mode.to.slice(0, 12);
       diffBase = { from: mode.from, to: mode.to };
       beforeName = `${mode.from}:${Layout.constraintIndex}`;
       break;
@@ -150,12 +171,12 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     case 'tree': {
       listed = await treeEntries(root, mode.commit);
       metaNames = [`${mode.commit}:${Layout.constraintIndex}`, `${mode.commit}:${Layout.config}`];
-      indexSource = mode.commit.slice(0, 12);
+      contentSource = mode.commit.slice(0, 12);
       break;
     }
     case 'all': {
       listed = await indexEntries(root);
-      indexSource = 'worktree';
+      contentSource = 'worktree';
       // Only the blobs that can matter to a constraint are read; the others are judged as empty text (hooks/blob-selection.ts).
       worthReading = await pathsWorthReading(root, listed, await readWorktree(root, Layout.constraintIndex));
       break;
@@ -171,7 +192,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
   });
   const read = worthReading === null ? blobs : blobs.filter((e) => worthReading.has(e.path));
   const objects = await readObjects(root, [...read.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])]);
-  const files: SourceFile[] = [];
+  const files: FileContent[] = [];
   for (const e of blobs) {
     const data = worthReading === null || worthReading.has(e.path) ? objects.get(e.sha) : UNREAD;
     if (!data) continue;
@@ -183,24 +204,24 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     files.push({ path: e.path, data, ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}) });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  let indexText: string | null;
+  let constraintIndexText: string | null;
   let configText: string | null;
   if (metaNames) {
-    indexText = objects.get(metaNames[0])?.toString('utf8') ?? null;
+    constraintIndexText = objects.get(metaNames[0])?.toString('utf8') ?? null;
     configText = objects.get(metaNames[1])?.toString('utf8') ?? null;
   } else {
-    [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
+    [constraintIndexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
   }
-  const beforeIndexText = beforeName === null ? null : (objects.get(beforeName)?.toString('utf8') ?? null);
+  const constraintIndexBefore = beforeName === null ? null : (objects.get(beforeName)?.toString('utf8') ?? null);
   return {
     files,
     changedPaths: listed.map((e) => e.path),
     deletedPaths,
     skipped,
-    indexText,
-    beforeIndexText,
+    constraintIndexText,
+    constraintIndexBefore,
     configText,
-    indexSource,
+    contentSource,
     diffBase,
   };
 }
@@ -231,7 +252,7 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
     return false;
   });
   const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...metaNames]);
-  const files: SourceFile[] = [];
+  const files: FileContent[] = [];
   for (const e of blobs) {
     const data = objects.get(e.sha);
     if (!data) continue;
@@ -244,10 +265,10 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
     changedPaths: entries.map((e) => e.path),
     deletedPaths: [],
     skipped,
-    indexText: objects.get(metaNames[0])?.toString('utf8') ?? null,
+    constraintIndexText: objects.get(metaNames[0])?.toString('utf8') ?? null,
     configText: objects.get(metaNames[1])?.toString('utf8') ?? null,
-    beforeIndexText: metaNames[2] === undefined ? null : (objects.get(metaNames[2])?.toString('utf8') ?? null),
-    indexSource: 'index',
+    constraintIndexBefore: metaNames[2] === undefined ? null : (objects.get(metaNames[2])?.toString('utf8') ?? null),
+    contentSource: 'index',
     diffBase: { from: head ?? EMPTY_TREE, to: null },
   };
 }
@@ -274,7 +295,7 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     }
   }
   const skipped: { path: string; reason: string }[] = [];
-  const files: SourceFile[] = [];
+  const files: FileContent[] = [];
   for (const p of [...new Set(names)].sort()) {
     const abs = path.join(root, p);
     const stat = await lstat(abs).catch(() => null);
@@ -288,16 +309,19 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     if (isBinary(data)) skipped.push({ path: p, reason: 'binary' });
     else files.push({ path: p, data });
   }
-  const [indexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
+  const [constraintIndexText, configText] = await Promise.all([
+    readWorktree(root, Layout.constraintIndex),
+    readWorktree(root, Layout.config),
+  ]);
   return {
     files,
     changedPaths: files.map((f) => f.path),
     deletedPaths: [],
     skipped,
-    indexText,
-    beforeIndexText: null,
+    constraintIndexText,
+    constraintIndexBefore: null,
     configText,
-    indexSource: 'worktree',
+    contentSource: 'worktree',
     diffBase: null,
   };
 }

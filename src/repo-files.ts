@@ -76,13 +76,20 @@ export async function readMany(source: RepoFiles, files: readonly string[]): Pro
   return out;
 }
 
-/** A file whose content is already in memory (a staged blob the hook has read). */
-export interface KnownFile {
+/**
+ * A file with its content: a path (repository-relative, `/`-separated) and its bytes (a
+ * symlink's link text), as a file source or the hooks' collection read it (ARCHITECTURE.md,
+ * "Vocabulary").
+ */
+export interface FileContent {
   readonly path: string;
+  /** The content; empty for a `check --all` file no constraint can report anything in, left unread (hooks/blob-selection.ts). */
   readonly data: Buffer;
+  /** The old path, when a change renames or copies the file (hooks/sources.ts). */
+  readonly oldPath?: string;
 }
 
-function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>, known: readonly KnownFile[] = []): RepoFiles {
+function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>, known: readonly FileContent[] = []): RepoFiles {
   const cache = new Map<string, Buffer | null>(known.map((f) => [f.path, f.data]));
   let byPath: Map<string, BlobEntry> | null = null;
   const entries = async (): Promise<Map<string, BlobEntry>> => {
@@ -120,10 +127,10 @@ function gitSource(root: string, label: string, load: () => Promise<BlobEntry[]>
 }
 
 /**
- * The index: what `git commit` will record (honours GIT_INDEX_FILE). `known` files are the
- * index's own blobs already read (the staged snapshot, hooks/snapshot.ts): they are not read again.
+ * The git index (staged content): what `git commit` will record (honours GIT_INDEX_FILE). `known`
+ * files are the index's own blobs already read (the staged snapshot, hooks/snapshot.ts): they are not read again.
  */
-export function indexFiles(root: string, known: readonly KnownFile[] = []): RepoFiles {
+export function indexFiles(root: string, known: readonly FileContent[] = []): RepoFiles {
   return gitSource(root, 'index', () => indexEntries(root), known);
 }
 

@@ -1,13 +1,11 @@
 /**
  * The command-line entry: the one place that reads argv and sets exit codes. Each subcommand
  * lives in its own module and is imported only when invoked, so `findings hook pre-commit`
- * never loads the compiler or the Markdown stack (docs/stack-pitfalls.md#9). The error classes of the
- * writing modules are imported only when reporting a failure, for the same reason.
+ * never loads the compiler or the Markdown stack (docs/stack-pitfalls.md#9). A commit hook with
+ * plain options does not even come here: the launcher takes the fast path (src/cli/hook-entry.ts).
  */
-import path from 'node:path';
-import { ExitCode, UsageError } from '../exit-codes.js';
-import { toPosix } from '../paths.js';
-import { GitError } from '../git/core.js';
+import { ExitCode } from '../exit-codes.js';
+import { reportFailure, stopQuietlyOnClosedPipe } from './failure.js';
 import { processIo, type CliIo } from './io.js';
 import { didYouMean } from './suggest.js';
 import { VERSION } from '../version.js';
@@ -104,47 +102,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
 }
 
-async function reportFailure(name: string, error: unknown, io: CliIo): Promise<ExitCode> {
-  const [{ LockTimeoutError }, { WriteRefusedError }] = await Promise.all([import('../fs/lock.js'), import('../fs/repo-write.js')]);
-  if (error instanceof LockTimeoutError) {
-    // Paths in output are relative (to where the user stands), never absolute.
-    io.stderr.write(`findings ${name}: ${error.message.replace(error.lockPath, toPosix(path.relative(io.cwd, error.lockPath)))}\n`);
-    return ExitCode.Usage;
-  }
-  if (error instanceof WriteRefusedError) {
-    io.stderr.write(`findings ${name}: ${error.message}\n`);
-    return ExitCode.Failed;
-  }
-  if (error instanceof UsageError) {
-    io.stderr.write(`findings ${name}: ${error.message}\n`);
-    return ExitCode.Usage;
-  }
-  if (error instanceof GitError) {
-    io.stderr.write(`findings ${name}: ${error.message}\n`);
-    return ExitCode.Usage;
-  }
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  if (typeof code === 'string' && ['EACCES', 'EISDIR', 'ENOTDIR', 'ENOENT', 'EPERM', 'EROFS', 'ENOSPC'].includes(code)) {
-    const p = (error as { path?: string }).path;
-    io.stderr.write(`findings ${name}: cannot access ${p ?? 'a file'} (${code})\n`);
-    return ExitCode.Usage;
-  }
-  // A bug, not bad input: say so plainly; the stack only on request.
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`findings ${name}: internal error: ${message}\n`);
-  if (io.env['FINDINGS_DEBUG'] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  else io.stderr.write('(set FINDINGS_DEBUG=1 to see the stack)\n');
-  return ExitCode.Usage;
-}
-
 /** Entry used by the bin launchers. */
 export async function main(argv: readonly string[]): Promise<void> {
-  // `findings … | head` closes the pipe early: stop quietly, as Unix tools do, instead of a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-      throw error;
-    });
-  }
+  stopQuietlyOnClosedPipe();
   process.exitCode = await runCli(argv, processIo());
 }

@@ -1,8 +1,8 @@
 /**
- * One `git rev-parse` for what a commit hook needs to know about the repository's state: the
- * commit HEAD names (null before the first commit) and the multi-step operation in progress.
+ * One `git rev-parse` for what a commit hook needs to know about the repository: its top level,
+ * the commit HEAD names (null before the first commit) and the multi-step operation in progress.
  * Each git process costs node a fork of its whole heap plus git's own start (docs/hooks.md
- * "Speed"), so the hook asks both questions at once instead of one process each.
+ * "Speed"), so the hook asks all three questions at once instead of one process each.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -25,32 +25,53 @@ export interface CommitState {
   readonly operation: Operation | null;
 }
 
+/** What one probe of the current folder tells a commit hook: the top level, HEAD and the operation. */
+export interface RepositoryProbe extends CommitState {
+  /** The absolute top level of the work tree the probed folder is in. */
+  readonly topLevel: string;
+}
+
+const STATE_ARGS: readonly string[] = [...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]), '--verify', '--quiet', 'HEAD^{commit}'];
+
 /**
- * `git rev-parse --git-path <f>… --verify --quiet HEAD^{commit}`: git prints the state-file
- * paths first and then the sha; when HEAD does not resolve it still prints the paths and exits 1.
+ * `git rev-parse [--show-toplevel] --git-path <f>… --verify --quiet HEAD^{commit}`: git prints
+ * the top level, then the state-file paths (relative to `cwd`), then the sha; when HEAD does not
+ * resolve it still prints the rest and exits 1. Any other exit (128: not a repository, or inside
+ * the git folder, where there is no work tree) means there is nothing to probe: null.
  */
-export async function commitState(root: string): Promise<CommitState> {
-  const r = await runGit(root, [
-    'rev-parse',
-    ...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]),
-    '--verify',
-    '--quiet',
-    'HEAD^{commit}',
-  ]);
-  if (r.code !== 0 && r.code !== 1) return { head: null, operation: null };
+async function probe(cwd: string, withTopLevel: boolean): Promise<(CommitState & { topLevel: string | null }) | null> {
+  const args = ['rev-parse', ...(withTopLevel ? ['--show-toplevel'] : []), ...STATE_ARGS];
+  // Looking for the top level, a folder git cannot even start in is "not a repository" (as topLevel says).
+  const r = withTopLevel ? await runGit(cwd, args).catch(() => null) : await runGit(cwd, args);
+  if (r === null || (r.code !== 0 && r.code !== 1)) return null;
   const lines = r.stdout
     .toString('utf8')
     .split('\n')
     .filter((l) => l !== '');
-  if (lines.length < OPERATION_FILES.length) return { head: null, operation: null };
-  const head = r.code === 0 ? (lines[OPERATION_FILES.length] ?? null) : null;
-  return { head, operation: operationFrom(root, lines) };
+  const first = withTopLevel ? 1 : 0;
+  if (lines.length < first + OPERATION_FILES.length) return null;
+  const head = r.code === 0 ? (lines[first + OPERATION_FILES.length] ?? null) : null;
+  return { topLevel: withTopLevel ? lines[0]! : null, head, operation: operationFrom(cwd, lines.slice(first)) };
 }
 
-function operationFrom(root: string, paths: readonly string[]): Operation | null {
+/**
+ * The top level, HEAD and operation of the work tree `cwd` is in, from one process (the hook's
+ * first; the CLI takes its root from it), or null outside a work tree.
+ */
+export async function probeRepository(cwd: string): Promise<RepositoryProbe | null> {
+  const found = await probe(cwd, true);
+  return found === null || found.topLevel === null ? null : { topLevel: found.topLevel, head: found.head, operation: found.operation };
+}
+
+/** HEAD and the operation in progress at `root`; both null when git cannot tell. */
+export async function commitState(root: string): Promise<CommitState> {
+  return (await probe(root, false)) ?? { head: null, operation: null };
+}
+
+function operationFrom(cwd: string, paths: readonly string[]): Operation | null {
   for (let k = 0; k < OPERATION_FILES.length; k += 1) {
     const p = paths[k];
-    if (p !== undefined && existsSync(path.resolve(root, p))) return OPERATION_FILES[k]![1];
+    if (p !== undefined && existsSync(path.resolve(cwd, p))) return OPERATION_FILES[k]![1];
   }
   return null;
 }

@@ -33,7 +33,7 @@ async function bothWays(repo: TestRepo) {
   const options = { skip: new Set<string>(), bypass: null };
   const all = await checkConstraints(repo.root, { kind: 'all' }, options);
   const full = await collect(repo.root, { kind: 'tree', commit: head });
-  const reference = await checkConstraints(repo.root, { kind: 'all' }, { ...options, collected: { ...full, indexSource: 'worktree' } });
+  const reference = await checkConstraints(repo.root, { kind: 'all' }, { ...options, collected: { ...full, contentSource: 'worktree' } });
   return { all, reference };
 }
 

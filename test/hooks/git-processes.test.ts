@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/repo.js';
 import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
 
-function gitCommandsOfHook(root: string): { code: number; commands: string[] } {
+function gitCommandsOfHook(cwd: string): { code: number; commands: string[] } {
   const trace = path.join(tempDir('findings-gittrace-'), 'trace.txt');
-  const r = spawnSync(process.execPath, [BIN, 'hook', 'pre-commit'], { cwd: root, env: hookEnv({ GIT_TRACE: trace }), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'pre-commit'], { cwd, env: hookEnv({ GIT_TRACE: trace }), encoding: 'utf8' });
   const commands = readFileSync(trace, 'utf8')
     .split('\n')
     .flatMap((l) => {
@@ -22,7 +22,7 @@ function gitCommandsOfHook(root: string): { code: number; commands: string[] } {
 }
 
 describe('git processes of one pre-commit run', () => {
-  it('a plain commit: the top level, one state probe, one diff, one cat-file', async () => {
+  it('a plain commit: one probe (top level, HEAD, operation), one diff (started alongside), one cat-file', async () => {
     const repo = await hookedRepo();
     stageIndex(repo, constraint('c-active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
@@ -30,7 +30,8 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', 'src/a.js');
     const { code, commands } = gitCommandsOfHook(repo.root);
     expect(code).toBe(0);
-    expect(commands).toEqual(['rev-parse', 'rev-parse', 'diff', 'cat-file']);
+    // The diff starts while the probe runs (their order in the trace may vary).
+    expect([...commands].sort()).toEqual(['cat-file', 'diff', 'rev-parse']);
   });
 
   it('a staged finding source: the index is listed once for validation and the drift check', async () => {
@@ -39,6 +40,20 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', '.agents/findings/f-one.md');
     const { commands } = gitCommandsOfHook(repo.root);
     expect(commands.filter((c) => c === 'ls-files')).toHaveLength(1);
-    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(2);
+    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(1);
+    expect(commands.filter((c) => c === 'diff')).toHaveLength(1);
+  });
+
+  it('run from a subfolder, the early diff (paths relative to where it ran) is not used: the diff runs again at the top level', async () => {
+    const repo = await hookedRepo();
+    stageIndex(repo, constraint('c-active'));
+    repo.git('commit', '-q', '--no-verify', '-m', 'index');
+    repo.write('src/a.js', 'eval(x);\n');
+    repo.git('add', 'src/a.js');
+    repo.git('config', 'diff.relative', 'true'); // would hide src/a.js from a diff run in docs/
+    repo.write('docs/readme.md', 'x\n');
+    const { code, commands } = gitCommandsOfHook(path.join(repo.root, 'docs'));
+    expect(code).toBe(1); // src/a.js was judged
+    expect(commands.filter((c) => c === 'diff')).toHaveLength(2);
   });
 });

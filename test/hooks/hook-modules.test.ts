@@ -1,7 +1,8 @@
 /**
  * The pre-commit path stays lean (docs/hooks.md "Speed"): a plain commit that runs the gate over
  * a staged file must not load the Markdown stack, the YAML parsers, simple-git, safe-regex2 or
- * the ajv compiler. (The standalone validators' one-function runtime helper, ajv/dist/runtime/,
+ * the ajv compiler, whether as files or inside the fast path's bundle (which leaves out commander
+ * and the general CLI as well). (The standalone validators' one-function runtime helper, ajv/dist/runtime/,
  * is allowed: it is what replaces compiling schemas at start-up.)
  */
 import { spawnSync } from 'node:child_process';
@@ -32,15 +33,36 @@ function modulesLoaded(root: string, args: string[]): { code: number; modules: s
   };
 }
 
+/** A package esbuild put into the bundle: it marks each module's code with a `// node_modules/<package>/…` line. */
+const BUNDLED_HEAVY =
+  /^\/\/ node_modules\/(?:unified|remark[^/]*|micromark[^/]*|mdast[^/]*|yaml|js-yaml|gray-matter|simple-git|@simple-git|@kwsites|safe-regex2|ret|ajv|commander)\//m;
+
+async function plainCommitRepo(): Promise<string> {
+  const repo = await hookedRepo();
+  stageIndex(repo, constraint('c-active'), constraint('c-quantified', { pattern: 'setTimeout\\s*\\(\\s*"' }));
+  repo.write('src/a.js', 'ok();\n');
+  repo.git('add', 'src/a.js');
+  return repo.root;
+}
+
 describe('findings hook pre-commit loads only what it needs', () => {
-  it('a plain commit judged by an active constraint loads no heavy module', async () => {
-    const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'), constraint('c-quantified', { pattern: 'setTimeout\\s*\\(\\s*"' }));
-    repo.write('src/a.js', 'ok();\n');
-    repo.git('add', 'src/a.js');
-    const { code, modules } = modulesLoaded(repo.root, ['hook', 'pre-commit']);
+  it('a plain commit takes the one-file fast path: no CLI, no commander, no heavy module', async () => {
+    const { code, modules } = modulesLoaded(await plainCommitRepo(), ['hook', 'pre-commit']);
+    expect(code).toBe(0);
+    // The bundle (src/cli/hook-entry.ts → dist/hook.mjs) ran the hook: the general CLI never loaded.
+    expect(modules.some((m) => m.endsWith('/dist/hook.mjs'))).toBe(true);
+    expect(modules.filter((m) => m.includes('/dist/src/cli/') || m.includes('/node_modules/commander/'))).toEqual([]);
+    expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
+    const bundle = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.mjs'), 'utf8');
+    expect(bundle).toContain('\n// node_modules/re2js/'); // the markers the next line reads are there
+    expect(BUNDLED_HEAVY.exec(bundle)?.[0] ?? null).toBeNull();
+  });
+
+  it('the full CLI (an option the fast path declines) loads no heavy module either', async () => {
+    const { code, modules } = modulesLoaded(await plainCommitRepo(), ['hook', 'pre-commit', '--max-warnings', '-1']);
     expect(code).toBe(0);
     // The trace works: the gate's own modules are in it.
+    expect(modules.some((m) => m.includes('/dist/src/cli/main.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/hooks/gate.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/node_modules/re2js/'))).toBe(true);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);

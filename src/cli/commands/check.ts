@@ -70,7 +70,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     progress?.clear();
     for (const line of outcome.lines) out.info(line);
     if (outcome.status === 'no-index') {
-      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.indexSource}); nothing to check`;
+      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.contentSource}); nothing to check`;
       out.info(`findings check: ${none}`);
       await out.diagnostics([], { markdown: { title: 'findings check', changes: null, scope: none } });
       return;
@@ -86,7 +86,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
               outcome.status === 'checked'
                 ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}`
                 : 'invalid constraint index',
-            changes: outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.indexText)) : null,
+            changes:
+              outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.constraintIndexText)) : null,
           }
         : undefined;
     await out.diagnostics(verdict.shown, {
@@ -96,7 +97,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     });
     if (outcome.status === 'invalid-index') {
       out.warn(
-        `findings check: the constraint index (in the ${outcome.collected.indexSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
+        `findings check: the constraint index (in the ${outcome.collected.contentSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
       );
       exit = ExitCode.Usage;
       return;

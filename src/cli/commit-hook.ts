@@ -1,0 +1,65 @@
+/**
+ * `findings hook pre-commit|pre-merge-commit` from parsed options to an exit code. The commander
+ * command (src/cli/commands/hook.ts) and the launcher's fast path (src/cli/hook-entry.ts) both
+ * call this, so the two judge and report exactly alike.
+ */
+import path from 'node:path';
+import { statSync } from 'node:fs';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { probeRepository, type CommitState } from '../git/probe.js';
+import { parseSkip } from '../../hooks/check.js';
+import { preCommit, type CommitHook } from '../../hooks/pre-commit.js';
+import { startStagedDiff } from '../../hooks/sources.js';
+import type { HookOutcome } from '../../hooks/outcome.js';
+import type { CliIo } from './io.js';
+import { Output, type CommonOptions } from './options.js';
+import { applyWarningOptions, type WarningOptions } from './warnings.js';
+
+export const HOOK_FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+
+export type HookOptions = CommonOptions & WarningOptions;
+
+/**
+ * The hook's root (`--root`, else the top level of cwd) and the commit state, from one git
+ * process (src/git/probe.ts): the same answers and errors as resolveGitRoot (src/cli/options.ts).
+ */
+export async function probeRoot(rootOption: string | undefined, io: CliIo): Promise<{ root: string; state: CommitState }> {
+  if (rootOption === undefined) {
+    const found = await probeRepository(io.cwd);
+    if (found === null) throw new UsageError(`${io.cwd}: not a git repository (run \`git init\` first)`);
+    return { root: found.topLevel, state: found };
+  }
+  const root = path.resolve(io.cwd, rootOption);
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`--root ${rootOption}: not a directory`);
+  const found = await probeRepository(root);
+  if (found === null) throw new UsageError(`${rootOption}: not a git repository (run \`git init\` first)`);
+  return { root, state: found };
+}
+
+/** Prints a hook's outcome in the chosen format and returns the exit code (1: blocked, or too many warnings). */
+export async function reportHook(out: Output, outcome: HookOutcome, opts: WarningOptions, root: string): Promise<ExitCode> {
+  const verdict = applyWarningOptions(outcome.diagnostics, opts);
+  // SARIF rule metadata: the constraints as staged (what the commit, or the push after it, carries).
+  const constraints = out.format === 'sarif' ? await (await import('./index-at.js')).constraintsAt(root, '') : [];
+  await out.diagnostics(verdict.shown, { constraints });
+  for (const line of outcome.lines) out.info(line);
+  if (verdict.tooMany) out.warn(`findings: ${verdict.tooMany}`);
+  return outcome.blocked || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
+}
+
+/** Runs a commit hook with its options already parsed. */
+export async function runCommitHook(hook: CommitHook, opts: HookOptions, io: CliIo): Promise<ExitCode> {
+  const out = Output.from(io, opts, HOOK_FORMATS);
+  // The staged diff runs while the probe finds the root (git runs hooks at the top level, so it
+  // usually ran there; elsewhere collect asks again). Skipped runs never need it.
+  const skipped = parseSkip(io.env).all || io.env['HUSKY'] === '0';
+  const stagedDiff = skipped ? undefined : startStagedDiff(opts.root === undefined ? io.cwd : path.resolve(io.cwd, opts.root));
+  const { root, state } = await probeRoot(opts.root, io);
+  return reportHook(out, await preCommit(root, io.env, hook, { state, ...(stagedDiff ? { stagedDiff } : {}) }), opts, root);
+}
