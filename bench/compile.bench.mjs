@@ -6,6 +6,7 @@
 // Targets: cold <= 3 s; no-op <= 1.5 x read-all; peak <= 300 MB.
 //   node --expose-gc bench/compile.bench.mjs          BENCH_SCALE=0.1 for a quick run
 //   BENCH_FINDINGS, BENCH_COMPILE_COLD_RUNS (3), BENCH_COMPILE_RUNS (5) override.
+//   --prepare-only prints the generated repository's path (inputs only, for profiling) and exits.
 import path from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { BENCH_DIR, BIN, cachedRepo, emitResult, fmt, git, load, paired, printParams, runs, size, timeOnce } from './lib/common.mjs';
@@ -103,6 +104,10 @@ const cache = await cachedRepo(key, (dir) => {
   git(dir, ['commit', '-q', '--no-verify', '-m', 'inputs']);
 });
 const root = cache.dir;
+if (process.argv.includes('--prepare-only')) {
+  console.log(root);
+  process.exit(0);
+}
 printParams(`findings compile: ${TOTAL} findings (${MECHANICAL} mechanical, 2 fixtures each)`, {
   findings: TOTAL,
   mechanical: MECHANICAL,

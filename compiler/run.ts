@@ -44,10 +44,12 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
         compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
       };
     // The index goes last: the gate reads it, and everything it points at is then in place.
+    const madeFolders = new Set<string>();
     await pool(
       drift.filter((d) => d.path !== Layout.constraintIndex),
       16,
-      async (d) => (d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!)),
+      async (d) =>
+        d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!, madeFolders),
     );
     for (const d of drift.filter((x) => x.path === Layout.constraintIndex)) await writeOutput(root, d.path, result.outputs.get(d.path)!);
     return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
