@@ -13,7 +13,6 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { decodeText, type FrontMatterData, type FrontMatterResult } from '../src/frontmatter.js';
-import { gitDir } from '../src/git/core.js';
 import { VERSION } from '../src/version.js';
 import type { ParseCache } from './compile.js';
 import { sweepFolder, writeFast } from './emit.js';
@@ -37,9 +36,8 @@ export interface PersistentParseCache extends ParseCache {
   save(): void;
 }
 
-/** Opens the repository's persistent memo, or null outside a git repository. */
-export async function openParseCache(root: string): Promise<PersistentParseCache | null> {
-  const dir = await gitDir(root).catch(() => null);
+/** Opens the repository's persistent memo in its git directory, or null without one. */
+export function openParseCache(dir: string | null): PersistentParseCache | null {
   if (!dir) return null;
   const file = path.join(dir, 'findings-compiler', 'parse-cache.json');
   let stored: Record<string, Stored> = Object.create(null) as Record<string, Stored>;

@@ -5,13 +5,13 @@
 import path from 'node:path';
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { withLock } from '../src/fs/lock.js';
+import { gitDir } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
-import { fastWorktreeFiles } from './fast-files.js';
-import { compile } from './compile.js';
 import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
 import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
-import { loadCompileInputs } from './load.js';
-import { openParseCache } from './parse-cache.js';
+import { fastWorktreeFiles } from './fast-files.js';
+import { readFixtures, readRawInputs } from './raw-inputs.js';
+import { fixturesKey, inputsKey, openResultMemo } from './result-memo.js';
 
 export type ChangeAction = 'created' | 'updated' | 'removed' | 'missing' | 'stale' | 'orphaned';
 
@@ -29,14 +29,46 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
   const once = async (): Promise<CompileRun> => {
     // Under compile.lock: whatever a killed writer left is swept before anything is written.
     if (!options.check) sweepTempFiles(root);
-    const cache = await openParseCache(root);
-    const inputs = await loadCompileInputs(fastWorktreeFiles(root), cache ?? undefined);
+    const files = fastWorktreeFiles(root);
+    const dir = await gitDir(root).catch(() => null);
+    const memo = openResultMemo(dir);
+    const raw = await readRawInputs(files);
+    const key = inputsKey(raw);
+    const hit = memo.lookup(key);
+    if (hit !== null) {
+      const fixtures = await readFixtures(files, hit.fixtureRefs);
+      if (fixturesKey(fixtures) === hit.fixtures) {
+        // The same bytes as a compile that found nothing to write: the same answer (compiler/result-memo.ts).
+        const diagnostics = [...hit.diagnostics];
+        if (!options.check) return { diagnostics, changes: [] };
+        const index = raw.contents.get(Layout.constraintIndex);
+        return { diagnostics, changes: [], compiledIndex: hit.index && index ? index.toString('utf8') : null };
+      }
+    }
+    // The parsers, validators, matching engine and the compiler are loaded only here.
+    const [{ loadCompileInputs }, { compile }, { openParseCache }] = await Promise.all([
+      import('./load.js'),
+      import('./compile.js'),
+      import('./parse-cache.js'),
+    ]);
+    const cache = openParseCache(dir);
+    const inputs = await loadCompileInputs(files, cache ?? undefined, raw);
     const result = compile(inputs);
     if (!options.check) cache?.save();
-    const contained = containedDrift(root, diffOutputs(inputs, result));
+    const found = diffOutputs(inputs, result);
+    const contained = containedDrift(root, found);
     const drift = contained.drift;
     const diagnostics =
       contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
+    if (!options.check && found.length === 0 && contained.diagnostics.length === 0) {
+      memo.save({
+        inputs: key,
+        fixtureRefs: [...inputs.fixtures.keys()].sort(),
+        fixtures: fixturesKey(inputs.fixtures),
+        diagnostics,
+        index: result.outputs.has(Layout.constraintIndex),
+      });
+    }
     if (options.check)
       return {
         diagnostics,
