@@ -10,20 +10,13 @@
  */
 import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
-import {
-  decodeText,
-  findFence,
-  MAX_FRONT_MATTER_FILE_BYTES,
-  readFrontMatter,
-  yamlBetweenFences,
-  type FrontMatterResult,
-} from '../src/frontmatter.js';
+import { decodeText, findFence, MAX_FRONT_MATTER_FILE_BYTES, readFrontMatter, type FrontMatterResult } from '../src/frontmatter.js';
 import { artifactPath, idFileNameProblem, Layout, planningRulePath, preMortemCheckPath } from '../src/layout.js';
 import type { RegistryLine } from '../src/registry/reader.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
 import { freshEntry, qualifiedEntry, retiredEntry } from './constraints.js';
 import { checkArtifact, findingKeyLine, idFromPath, normalizeTargets, type Finding } from './model.js';
-import { canonicalEntries, carryLifecycle, promotedFrontMatter, renderPromotedArtifact } from './promote.js';
+import { canonicalEntries, carryLifecycle, promotedFrontMatter, promotedYaml, renderPromotedArtifact } from './promote.js';
 import { qualify, type FixtureSource } from './qualify.js';
 import { ruleOutputs, upstreamChecksKept } from './rules.js';
 
@@ -132,8 +125,7 @@ export function compile(inputs: CompileInputs): CompileResult {
         continue;
       }
       const data = promotedFrontMatter(entry);
-      const fence = findFence(text, path);
-      const yaml = fence.ok ? yamlBetweenFences(text, fence.fence) : '';
+      const yaml = promotedYaml(text);
       outputs.set(path, text);
       findings.set(entry.id, { id: entry.id, path, data, yaml, yamlLine: 2, targets: normalizeTargets(data.compiler_targets) });
       // Seeds the memo: the rendered text parses to exactly this data (a test holds the

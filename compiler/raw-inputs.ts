@@ -32,10 +32,14 @@ export function isOwnedRulePath(file: string): boolean {
   return false;
 }
 
-/** Lists the folders and reads every file a compile compares or parses, fixtures aside. */
-export async function readRawInputs(files: RepoFiles): Promise<RawInputs> {
-  // An unreadable registry is bad input for compile (exit 2): the read error goes through.
-  const registryBytes = await files.read(Layout.registry);
+/** The artifacts and rule files a compile reads, as listed (before any read). */
+export interface Listed {
+  readonly artifactPaths: readonly string[];
+  readonly rulePaths: readonly string[];
+}
+
+/** Lists the findings, planning-rules and both pre-mortem-checks folders. */
+export async function listRawInputs(files: RepoFiles): Promise<Listed> {
   const [findingFiles, plans, checks, upstreamChecks] = await Promise.all([
     files.list(Layout.findingsDir),
     files.list(Layout.planningRulesDir),
@@ -45,7 +49,28 @@ export async function readRawInputs(files: RepoFiles): Promise<RawInputs> {
   ]);
   const artifactPaths = findingFiles.filter(isArtifactPath);
   const rulePaths = [...[...plans, ...checks].filter(isOwnedRulePath), ...upstreamChecks.filter(isUpstreamCheckPath)];
-  const contents = await readMany(files, [...artifactPaths, ...rulePaths, Layout.constraintIndex]);
+  return { artifactPaths, rulePaths };
+}
+
+/** Every path a compile reads besides the fixtures, in one fixed order: registry, artifacts, rule files, index. */
+export const readPaths = (listed: Listed): string[] => [
+  Layout.registry,
+  ...listed.artifactPaths,
+  ...listed.rulePaths,
+  Layout.constraintIndex,
+];
+
+/**
+ * Reads every file a compile compares or parses, fixtures aside; the registry first, then the
+ * listing (unless both are given, read and listed in that order by the caller).
+ */
+export async function readRawInputs(files: RepoFiles, given?: { registryBytes: Buffer | null; listed: Listed }): Promise<RawInputs> {
+  // An unreadable registry is bad input for compile (exit 2): the read error goes through.
+  const registryBytes = given ? given.registryBytes : await files.read(Layout.registry);
+  const { artifactPaths, rulePaths } = given?.listed ?? (await listRawInputs(files));
+  const wanted = [...artifactPaths, ...rulePaths, Layout.constraintIndex];
+  const readSync = (files as { readSync?: (file: string) => Buffer | null }).readSync;
+  const contents = readSync ? new Map(wanted.map((f) => [f, readSync(f)] as const)) : await readMany(files, wanted);
   return { registryBytes, artifactPaths, rulePaths, contents };
 }
 

@@ -14,9 +14,16 @@
  * - the fixtures those artifacts name, as the loader read them (text, missing, or refused).
  * The fixture refs are a pure function of the artifacts' bytes, so the memo stores them and a hit
  * reads exactly those.
+ *
+ * Stamps: with the key, the memo keeps each non-fixture input's `lstat` stamp (size, inode,
+ * modification and change time) when all of them last changed at least SETTLED_MS before the run.
+ * A later compile whose listing and stamps are all the same knows those bytes without reading
+ * them (git's index does the same); otherwise it reads and hashes them, and a hit by content
+ * refreshes the stamps. Fixtures are always read: whether one is refused depends on where its
+ * path resolves through symlinks, which a stamp of the file does not show.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../src/diagnostics.js';
@@ -27,7 +34,7 @@ import { sweepFolder, writeFast } from './emit.js';
 import type { FixtureSource } from './qualify.js';
 import type { RawInputs } from './raw-inputs.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface StoredResult {
   /** Hash of the tool and every input but the fixtures. */
@@ -39,6 +46,56 @@ export interface StoredResult {
   readonly diagnostics: readonly Diagnostic[];
   /** Whether that compile decided the index (false when the index was unreadable and left alone). */
   readonly index: boolean;
+  /** The files' stamps (see `stampsOf`) when every one was settled, with the hash of their paths; else null. */
+  readonly stamps: { readonly paths: string; readonly of: readonly string[] } | null;
+}
+
+/**
+ * How long before a run a file must last have changed for its stamp to stand for its content.
+ * A change inside the file system's timestamp granularity (a tick, or a second on coarse file
+ * systems) would keep the stamp; a file that changed this close to the run is read instead.
+ */
+export const SETTLED_MS = 2000;
+
+/**
+ * Each file's stamp — size, inode, modification and change time (`lstat`; the change time is set
+ * by the kernel on every write and rename, and no tool can set it back) — or null when one of them
+ * changed at or after `settledBefore` (the run's start less SETTLED_MS; a change during the run
+ * is after it too): its stamp would not prove its bytes. An absent file is `-`. Same idea as
+ * git's index and its "racy" entries.
+ */
+export function stampsOf(root: string, paths: readonly string[], settledBefore: number): string[] | null {
+  const base = root.endsWith(path.sep) ? root : root + path.sep;
+  const limit = settledBefore;
+  const out: string[] = [];
+  for (const p of paths) {
+    let st: Stats;
+    try {
+      st = lstatSync(base + p);
+    } catch {
+      out.push('-');
+      continue;
+    }
+    if (st.ctimeMs >= limit || st.mtimeMs >= limit) return null;
+    out.push(`${st.size}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`);
+  }
+  return out;
+}
+
+/** Hash of a path list (the stamps are compared in this order). */
+export const pathsKey = (paths: readonly string[]): string => createHash('sha256').update(paths.join('\0')).digest('base64url');
+
+/**
+ * True when every file has the stamp it had when `stored` was saved (and is still settled): its
+ * bytes are then the ones that compile read, without reading them.
+ */
+export function sameStamps(stored: StoredResult, root: string, paths: readonly string[], settledBefore: number): boolean {
+  if (stored.stamps === null || stored.stamps.of.length !== paths.length || stored.stamps.paths !== pathsKey(paths)) return false;
+  const now = stampsOf(root, paths, settledBefore);
+  if (now === null) return false;
+  const was = stored.stamps.of;
+  for (let i = 0; i < now.length; i += 1) if (now[i] !== was[i]) return false;
+  return true;
 }
 
 let toolKey: string | null = null;
@@ -107,6 +164,8 @@ export function fixturesKey(fixtures: ReadonlyMap<string, FixtureSource>): strin
 }
 
 export interface ResultMemo {
+  /** The stored result, whatever its key. */
+  readonly stored: StoredResult | null;
   /** The stored result when its inputs key is `inputs` (the caller still compares the fixtures). */
   lookup(inputs: string): StoredResult | null;
   save(result: StoredResult): void;
@@ -114,16 +173,18 @@ export interface ResultMemo {
 
 /** The memo in `<git-dir>/findings-compiler/`, or one that never hits when there is no git directory. */
 export function openResultMemo(gitDir: string | null): ResultMemo {
-  if (gitDir === null) return { lookup: () => null, save: () => undefined };
+  if (gitDir === null) return { stored: null, lookup: () => null, save: () => undefined };
   const file = path.join(gitDir, 'findings-compiler', 'compile-memo.json');
   let stored: StoredResult | null = null;
   try {
     const doc = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; result?: StoredResult };
-    if (doc.format === FORMAT && doc.result && typeof doc.result.inputs === 'string') stored = doc.result;
+    if (doc.format === FORMAT && doc.result && typeof doc.result.inputs === 'string' && doc.result.stamps !== undefined)
+      stored = doc.result;
   } catch {
     // missing or unreadable: no memo (it is only a memo)
   }
   return {
+    stored,
     lookup: (inputs) => (stored !== null && stored.inputs === inputs ? stored : null),
     save(result) {
       mkdirSync(path.dirname(file), { recursive: true });

@@ -2,6 +2,7 @@
  * `findings compile [--check]` without the CLI: load, compile, compare, and (unless checking)
  * write only files whose bytes change and remove orphans, all under compile.lock.
  */
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { withLock } from '../src/fs/lock.js';
@@ -10,8 +11,8 @@ import { Layout } from '../src/layout.js';
 import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
 import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
 import { fastWorktreeFiles } from './fast-files.js';
-import { readFixtures, readRawInputs } from './raw-inputs.js';
-import { fixturesKey, inputsKey, openResultMemo } from './result-memo.js';
+import { listRawInputs, readFixtures, readPaths, readRawInputs, type RawInputs } from './raw-inputs.js';
+import { fixturesKey, inputsKey, openResultMemo, pathsKey, SETTLED_MS, sameStamps, stampsOf, type StoredResult } from './result-memo.js';
 
 export type ChangeAction = 'created' | 'updated' | 'removed' | 'missing' | 'stale' | 'orphaned';
 
@@ -25,26 +26,49 @@ export interface CompileRun {
 const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed' } as const;
 
 /** Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead. */
-export async function runCompile(root: string, options: { check: boolean }): Promise<CompileRun> {
+export async function runCompile(root: string, options: { check: boolean; settledMs?: number }): Promise<CompileRun> {
+  // How long before this run a file must have last changed for its stamp to count (tests shorten it).
+  const settledMs = options.settledMs ?? SETTLED_MS;
   const once = async (): Promise<CompileRun> => {
     // Under compile.lock: whatever a killed writer left is swept before anything is written.
+    const startedMs = Date.now();
     if (!options.check) sweepTempFiles(root);
     const files = fastWorktreeFiles(root);
-    const dir = await gitDir(root).catch(() => null);
+    const dir = dotGitDir(root) ?? (await gitDir(root).catch(() => null));
     const memo = openResultMemo(dir);
-    const raw = await readRawInputs(files);
-    const key = inputsKey(raw);
-    const hit = memo.lookup(key);
+    // The registry first (an unreadable one is exit 2, before any listing), then the folders.
+    const registryBytes = files.readSync(Layout.registry);
+    const listed = await listRawInputs(files);
+    const paths = readPaths(listed);
+    const stored = memo.stored;
+    let raw: RawInputs | null = null;
+    let key: string | null = null;
+    let hit: StoredResult | null = null;
+    if (stored !== null && sameStamps(stored, root, paths, startedMs - settledMs)) hit = stored;
+    else {
+      raw = await readRawInputs(files, { registryBytes, listed });
+      key = inputsKey(raw);
+      hit = memo.lookup(key);
+    }
     if (hit !== null) {
       const fixtures = await readFixtures(files, hit.fixtureRefs);
       if (fixturesKey(fixtures) === hit.fixtures) {
         // The same bytes as a compile that found nothing to write: the same answer (compiler/result-memo.ts).
         const diagnostics = [...hit.diagnostics];
-        if (!options.check) return { diagnostics, changes: [] };
-        const index = raw.contents.get(Layout.constraintIndex);
+        if (!options.check) {
+          // A hit by content whose stamps were missing or have moved: keep the stamps for next time.
+          if (raw !== null) {
+            const stamps = stampsOf(root, paths, startedMs - settledMs);
+            if (stamps !== null) memo.save({ ...hit, stamps: { paths: pathsKey(paths), of: stamps } });
+          }
+          return { diagnostics, changes: [] };
+        }
+        const index = raw !== null ? raw.contents.get(Layout.constraintIndex) : files.readSync(Layout.constraintIndex);
         return { diagnostics, changes: [], compiledIndex: hit.index && index ? index.toString('utf8') : null };
       }
     }
+    raw ??= await readRawInputs(files, { registryBytes, listed });
+    key ??= inputsKey(raw);
     // The parsers, validators, matching engine and the compiler are loaded only here.
     const [{ loadCompileInputs }, { compile }, { openParseCache }] = await Promise.all([
       import('./load.js'),
@@ -67,6 +91,7 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
         fixtures: fixturesKey(inputs.fixtures),
         diagnostics,
         index: result.outputs.has(Layout.constraintIndex),
+        stamps: stampOf(root, paths, startedMs - settledMs),
       });
     }
     if (options.check)
@@ -91,6 +116,27 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
   const lockProblem = outputFolderProblem(root, Layout.constraintsDir);
   if (lockProblem !== null) return { diagnostics: [outsideRoot(Layout.constraintsDir, lockProblem)], changes: [] };
   return withLock(path.join(root, Layout.compileLock), once);
+}
+
+function stampOf(root: string, paths: readonly string[], startedMs: number): StoredResult['stamps'] {
+  const of = stampsOf(root, paths, startedMs);
+  return of === null ? null : { paths: pathsKey(paths), of };
+}
+
+/**
+ * The git directory of `root` read from its `.git` (a folder, or a `gitdir:` file in a linked
+ * worktree), which is where `git rev-parse --absolute-git-dir` points for such a root; null when
+ * `.git` is neither, and the caller asks git. Saves a process per compile (the memos live there).
+ */
+function dotGitDir(root: string): string | null {
+  const dotGit = path.join(root, '.git');
+  try {
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+    const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'));
+    return m ? path.resolve(root, m[1]!) : null;
+  } catch {
+    return null;
+  }
 }
 
 function outsideRoot(dir: string, problem: string): Diagnostic {

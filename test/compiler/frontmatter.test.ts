@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderPromotedArtifact, promotedFrontMatter } from '../../compiler/promote.js';
+import { promotedFrontMatter, promotedYaml, renderPromotedArtifact } from '../../compiler/promote.js';
 import { findFence, readFrontMatter } from '../../src/frontmatter.js';
 import type { RegistryEntry } from '../../src/types.js';
 import { FIXTURES } from '../helpers/repo.js';
@@ -150,5 +150,7 @@ describe('fixtures', () => {
     const text = renderPromotedArtifact(entry);
     const r = read(text);
     expect(r.ok && { ...r.data }).toEqual(promotedFrontMatter(entry));
+    // The compiler takes the YAML text of what it rendered without a second split.
+    expect(r.ok && r.yaml).toBe(promotedYaml(text));
   });
 });

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stampsOf } from '../../compiler/result-memo.js';
 import { runCompile } from '../../compiler/run.js';
 import { BIN, FIXTURES, makeRepo, PACKAGE_ROOT, tempDir, type TestRepo } from '../helpers/repo.js';
 
@@ -27,6 +28,10 @@ async function settled(): Promise<TestRepo> {
   expect(existsSync(path.join(repo.root, MEMO))).toBe(true);
   return repo;
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const memoDoc = (repo: TestRepo) =>
+  JSON.parse(readFileSync(path.join(repo.root, MEMO), 'utf8')) as { result: { stamps: { of: string[] } | null } };
 
 describe('compile-result memo', () => {
   it('a memo hit gives the full compile’s diagnostics and index, for compile and --check', async () => {
@@ -75,6 +80,46 @@ describe('compile-result memo', () => {
     writeFileSync(artifact, readFileSync(artifact, 'utf8').replace('Pattern of f-m1', 'Pattern of f-m1, reworded'));
     const changed = await runCompile(repo.root, { check: false });
     expect(changed.changes.map((c) => c.path)).toContain('.agents/planning-rules/f-m1.md');
+  });
+});
+
+describe('stamps: a file whose stamp is unchanged is not read', () => {
+  // settledMs: 0 counts every file changed before the run as settled (by default it is 2 s, so
+  // the files a test has just written are read, whatever their stamp).
+  const settledRun = (repo: TestRepo, check = false) => runCompile(repo.root, { check, settledMs: 0 });
+
+  it('a compile with every stamp as recorded gives the full answer; a same-size edit is still seen', async () => {
+    const repo = makeRepo();
+    cpSync(INPUT, repo.root, { recursive: true });
+    await runCompile(repo.root, { check: false });
+    await pause(20);
+    const full = await settledRun(repo);
+    expect(full.changes).toEqual([]);
+    expect(memoDoc(repo).result.stamps?.of.length).toBeGreaterThan(10);
+    const fullCheck = await settledRun(repo, true);
+    // Answered from the stamps: the same diagnostics and index.
+    expect(await settledRun(repo)).toEqual(full);
+    expect(await settledRun(repo, true)).toEqual(fullCheck);
+    // An edit of the same size: size and inode stay, the change time does not.
+    const rule = path.join(repo.root, '.agents/planning-rules/f-m1.md');
+    const text = readFileSync(rule, 'utf8');
+    writeFileSync(rule, text.replace('Pattern of f-m1', 'Pattern of f-m9'));
+    await pause(20);
+    expect((await settledRun(repo)).changes).toEqual([{ path: '.agents/planning-rules/f-m1.md', action: 'updated' }]);
+    expect(readFileSync(rule, 'utf8')).toBe(text);
+  });
+
+  it('no stamps are kept while a file has changed too recently for its stamp to prove its bytes', async () => {
+    const repo = makeRepo();
+    cpSync(INPUT, repo.root, { recursive: true });
+    await runCompile(repo.root, { check: false });
+    // The default: everything was written within the last 2 s.
+    expect((await runCompile(repo.root, { check: false })).changes).toEqual([]);
+    expect(memoDoc(repo).result.stamps).toBe(null);
+    const paths = ['.agents/findings/registry.jsonl', '.agents/planning-rules/f-m1.md', '.agents/absent.md'];
+    const later = Date.now() + 60_000;
+    expect(stampsOf(repo.root, paths, later)?.[2]).toBe('-');
+    expect(stampsOf(repo.root, paths, Date.now() - 60_000)).toBe(null);
   });
 });
 
