@@ -82,8 +82,9 @@ export function stampsOf(root: string, paths: readonly string[], settledBefore: 
   return out;
 }
 
-/** Hash of a path list (the stamps are compared in this order). */
-export const pathsKey = (paths: readonly string[]): string => createHash('sha256').update(paths.join('\0')).digest('base64url');
+/** Hash of the tool and a path list (the stamps are compared in this order): a rebuilt tool never reuses stamps. */
+export const pathsKey = (paths: readonly string[]): string =>
+  createHash('sha256').update(tool()).update(paths.join('\0')).digest('base64url');
 
 /**
  * True when every file has the stamp it had when `stored` was saved (and is still settled): its

@@ -118,8 +118,8 @@ export async function runCompile(root: string, options: { check: boolean; settle
   return withLock(path.join(root, Layout.compileLock), once);
 }
 
-function stampOf(root: string, paths: readonly string[], startedMs: number): StoredResult['stamps'] {
-  const of = stampsOf(root, paths, startedMs);
+function stampOf(root: string, paths: readonly string[], settledBefore: number): StoredResult['stamps'] {
+  const of = stampsOf(root, paths, settledBefore);
   return of === null ? null : { paths: pathsKey(paths), of };
 }
 
