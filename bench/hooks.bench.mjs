@@ -104,7 +104,8 @@ console.log(`median of ${RUNS} paired runs (ms); load1 during runs ${r.load1.min
 console.log('| findings hook pre-commit | node -e 0 | git grep --cached -P | floor (sum) | ratio | paired ratio | target |');
 console.log('| ---: | ---: | ---: | ---: | ---: | ---: | --- |');
 console.log(
-  `| ${fmt(r.subject)} | ${fmt(r.parts[0])} | ${fmt(r.parts[1])} | ${fmt(r.floor)} | ${fmt(ratio, 2)} | ${fmt(r.pairedRatio, 2)} | <= 1.5x floor and <= 300 ms: ${pass ? 'met' : 'MISSED'} |`,
+  `| ${fmt(r.subject)} | ${fmt(r.parts[0])} | ${fmt(r.parts[1])} | ${fmt(r.floor)} | ${fmt(ratio, 2)} ` +
+    `| ${fmt(r.pairedRatio, 2)} | <= 1.5x floor and <= 300 ms: ${pass ? 'met' : 'MISSED'} |`,
 );
 emitResult('hooks', { files: FILES, staged: STAGED, constraints: CONSTRAINTS, runs: RUNS }, [
   {

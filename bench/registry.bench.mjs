@@ -103,12 +103,14 @@ rows.forEach((row, i) => {
   const gv = prev ? fmt(row.v.ms / prev.v.ms, 1) : '';
   const gr = prev ? fmt(row.r.ms / prev.r.ms, 1) : '';
   console.log(
-    `| ${String(row.n).padStart(7)} | ${fmt(row.v.ms).padStart(11)} | ${fmt(row.v.rssMb).padStart(11)} | ${gv.padStart(5)} | ${fmt(row.r.ms).padStart(7)} | ${fmt(row.r.rssMb).padStart(7)} | ${gr.padStart(5)} |`,
+    `| ${String(row.n).padStart(7)} | ${fmt(row.v.ms).padStart(11)} | ${fmt(row.v.rssMb).padStart(11)} ` +
+      `| ${gv.padStart(5)} | ${fmt(row.r.ms).padStart(7)} | ${fmt(row.r.rssMb).padStart(7)} | ${gr.padStart(5)} |`,
   );
 });
 const big = rows[rows.length - 1];
 const growth = rows.slice(1).map((row, i) => row.v.ms / rows[i].v.ms);
 const ok = big.v.ms < 3000 && !(big.v.rssMb >= 400) && growth.every((g) => g <= 12);
 console.log(
-  `targets: 100k validate < 3000 ms (${fmt(big.v.ms)}), peak < 400 MB (${fmt(big.v.rssMb)}), growth ≤ 12× (${growth.map((g) => fmt(g, 1)).join(', ')}): ${ok ? 'met' : 'NOT met'}`,
+  `targets: 100k validate < 3000 ms (${fmt(big.v.ms)}), peak < 400 MB (${fmt(big.v.rssMb)}),` +
+    ` growth ≤ 12× (${growth.map((g) => fmt(g, 1)).join(', ')}): ${ok ? 'met' : 'NOT met'}`,
 );

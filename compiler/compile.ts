@@ -119,7 +119,9 @@ export function compile(inputs: CompileInputs): CompileResult {
             line,
             severity: 'warning',
             ruleId: 'compiler/too-large',
-            message: `"${entry.id}" is not promoted: its artifact would be ${size} bytes, over the ${MAX_FRONT_MATTER_FILE_BYTES}-byte artifact cap; shorten the registry line's text fields`,
+            message:
+              `"${entry.id}" is not promoted: its artifact would be ${size} bytes, over ` +
+              `the ${MAX_FRONT_MATTER_FILE_BYTES}-byte artifact cap; shorten the registry line's text fields`,
           }),
         );
         continue;
@@ -154,7 +156,9 @@ export function compile(inputs: CompileInputs): CompileResult {
           line: findingKeyLine(target, 'status'),
           severity: 'warning',
           ruleId: 'compiler/lifecycle',
-          message: `registry line ${line} marks "${entry.id}" ${entry.status}, but the artifact's front matter has no plain top-level "status:" line to update; set it by hand`,
+          message:
+            `registry line ${line} marks "${entry.id}" ${entry.status}, but the artifact's ` +
+            `front matter has no plain top-level "status:" line to update; set it by hand`,
         }),
       );
       // The registry's retirement still holds for the outputs: no rule, no check, no live entry.
@@ -243,7 +247,9 @@ function keepActive(
       file: f.path,
       line: findingKeyLine(f, 'compiler'),
       ruleId: 'compiler/active-unqualified',
-      message: `active constraint "${prev.id}" cannot be recompiled: ${why}. It is kept in the index exactly as it was, and the gate keeps enforcing its last qualified detector; fix the finding, or retire the constraint on purpose with \`findings constraint retire ${prev.id}\``,
+      message:
+        `active constraint "${prev.id}" cannot be recompiled: ${why}. It is kept in the index exactly as it was, and the gate keeps ` +
+        `enforcing its last qualified detector; fix the finding, or retire the constraint on purpose with \`findings constraint retire ${prev.id}\``,
     }),
   );
 }

@@ -63,7 +63,8 @@ function mechanicalHints(data: Record<string, unknown>, problems: string[]): str
   const targets = Array.isArray(data['compiler_targets']) ? data['compiler_targets'] : [];
   if (!targets.includes('constraint'))
     out.unshift(
-      'field "compiler_targets" must include "constraint": a finding with detectability "mechanical" compiles into the constraint index (e.g. ["plan", "pre-mortem", "constraint"])',
+      'field "compiler_targets" must include "constraint": a finding with detectability ' +
+        '"mechanical" compiles into the constraint index (e.g. ["plan", "pre-mortem", "constraint"])',
     );
   return out;
 }

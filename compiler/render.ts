@@ -23,7 +23,7 @@ export function template(name: TemplateName): string {
 /** Fills every `{{slot}}`; a slot without a value is a bug in the caller, so it throws. Pure. */
 export function renderTemplate(text: string, slots: Readonly<Record<string, string>>): string {
   return text.replace(/\{\{([a-z_]+)\}\}/g, (_, name: string) => {
-    const v = Object.prototype.hasOwnProperty.call(slots, name) ? slots[name] : undefined;
+    const v = Object.hasOwn(slots, name) ? slots[name] : undefined;
     if (v === undefined) throw new Error(`template slot "${name}" has no value`);
     return v;
   });

@@ -74,7 +74,7 @@ export async function foreignHooks(root: string): Promise<ForeignHooks | null> {
   for (const name of entries.sort()) {
     if (name.endsWith('.sample') || name.startsWith('.')) continue;
     const st = await stat(path.join(dir, name)).catch(() => null);
-    if (st !== null && st.isFile() && (st.mode & 0o111) !== 0) names.push(name);
+    if (st?.isFile() && (st.mode & 0o111) !== 0) names.push(name);
   }
   if (names.length === 0) return null;
   const rel = path.relative(root, dir);
@@ -90,7 +90,8 @@ export function chainLines(foreign: ForeignHooks, name: string): string[] {
   // pre-push reads the pushed refs on stdin, and so does our hook after it: replay them from a file.
   return [
     comment,
-    `findings_refs=$(mktemp); cat >"$findings_refs"; ${call} "$@" <"$findings_refs" || { s=$?; rm -f "$findings_refs"; exit $s; }; exec <"$findings_refs"; rm -f "$findings_refs"`,
+    `findings_refs=$(mktemp); cat >"$findings_refs"; ${call} "$@" <"$findings_refs" || { ` +
+      `s=$?; rm -f "$findings_refs"; exit $s; }; exec <"$findings_refs"; rm -f "$findings_refs"`,
   ];
 }
 
@@ -110,7 +111,8 @@ export function chainProblems(foreign: ForeignHooks | null): string[] {
     .map(
       (n) =>
         `${foreign.shown}/${n} runs today, but husky installs no ${n} hook, so it would stop running once core.hooksPath moves to .husky/_; ` +
-        `either keep your hooks and set husky aside (do not run \`findings init\`; add \`node_modules/.bin/findings hook pre-commit\` to ${foreign.shown}/pre-commit yourself), ` +
+        `either keep your hooks and set husky aside (do not run \`findings init\`; ` +
+        `add \`node_modules/.bin/findings hook pre-commit\` to ${foreign.shown}/pre-commit yourself), ` +
         `or remove ${foreign.shown}/${n}, then run \`findings init\` again`,
     );
 }

@@ -161,7 +161,7 @@ async function hiddenGitHooks(root: string): Promise<{ name: string; shown: stri
   for (const name of names) {
     if (name.endsWith('.sample') || name.startsWith('.')) continue;
     const st = await stat(path.join(dir, name)).catch(() => null);
-    if (st !== null && st.isFile() && (st.mode & 0o111) !== 0) out.push({ name, shown: `.git/hooks/${name}` });
+    if (st?.isFile() && (st.mode & 0o111) !== 0) out.push({ name, shown: `.git/hooks/${name}` });
   }
   return out;
 }

@@ -172,7 +172,8 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
   }
   if (!existsSync(path.join(root, 'node_modules', '.bin', 'findings'))) {
     lines.push(
-      'the hooks call node_modules/.bin/findings, which is missing: install findings-compiler in this project as its README shows (a tarball or a git URL), next to husky',
+      'the hooks call node_modules/.bin/findings, which is missing: install findings-compiler ' +
+        'in this project as its README shows (a tarball or a git URL), next to husky',
     );
   }
   return { steps, lines, refused: [] };

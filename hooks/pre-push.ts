@@ -93,7 +93,9 @@ export async function prePush(root: string, env: NodeJS.ProcessEnv, remote: stri
   const seen = new Set<string>();
   const unique = diagnostics.filter((d) => {
     const k = JSON.stringify(d);
-    return seen.has(k) ? false : (seen.add(k), true);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
   });
   return finish(unique, lines);
 }

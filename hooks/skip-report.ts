@@ -26,7 +26,9 @@ export function reportSkip(skip: ReadonlySet<string>, entries: readonly Constrai
           file: Layout.constraintIndex,
           severity: 'warning',
           ruleId: 'gate/skip-unknown',
-          message: `FINDINGS_SKIP names "${id}", which matches no constraint in the index; nothing was skipped for it (check the id: \`findings explain <id>\`)`,
+          message:
+            `FINDINGS_SKIP names "${id}", which matches no constraint in the ` +
+            `index; nothing was skipped for it (check the id: \`findings explain <id>\`)`,
         }),
       );
     } else if (applies(entry)) {

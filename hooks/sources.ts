@@ -217,7 +217,11 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
     ...(head === null ? [] : [`${head}:${Layout.constraintIndex}`]),
   ] as const;
   const skipped: { path: string; reason: string }[] = [];
-  const blobs = entries.filter((e) => (e.mode === SUBMODULE ? (skipped.push({ path: e.path, reason: 'submodule' }), false) : true));
+  const blobs = entries.filter((e) => {
+    if (e.mode !== SUBMODULE) return true;
+    skipped.push({ path: e.path, reason: 'submodule' });
+    return false;
+  });
   const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...metaNames]);
   const files: SourceFile[] = [];
   for (const e of blobs) {

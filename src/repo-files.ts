@@ -3,6 +3,7 @@
  * commit. Commands that must judge "what will be committed" (hooks) or "what was pushed"
  * (pre-push, CI ranges) read through this interface instead of the file system.
  */
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { indexEntries, readObjects, treeEntries, type BlobEntry } from './git/core.js';
@@ -32,7 +33,7 @@ export function worktreeFiles(root: string): RepoFiles {
     async list(dir) {
       const out: string[] = [];
       async function walk(rel: string): Promise<void> {
-        let entries;
+        let entries: Dirent[];
         try {
           entries = await readdir(path.join(root, rel), { withFileTypes: true });
         } catch (error) {

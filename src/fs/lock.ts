@@ -240,7 +240,8 @@ export async function acquireLock(abs: string, options: LockOptions = {}): Promi
         const where = owner.host === me.host ? '' : ` on host ${owner.host}`;
         if (age !== null && age > staleMs) {
           warn(
-            `findings: taking over the lock ${abs} of process ${owner.pid}${where}: it is ${Math.round(age / 1000)} s old, older than ${Math.round(staleMs / 1000)} s (FINDINGS_LOCK_STALE_MS), and its holder cannot be checked from here`,
+            `findings: taking over the lock ${abs} of process ${owner.pid}${where}: it is ${Math.round(age / 1000)} s old, ` +
+              `older than ${Math.round(staleMs / 1000)} s (FINDINGS_LOCK_STALE_MS), and its holder cannot be checked from here`,
           );
           removeIfHeldBy(abs, owner.token);
           continue;

@@ -68,7 +68,7 @@ export async function gitText(cwd: string, args: readonly string[], options: Run
 /** The git top level of `cwd`, or null outside a repository. */
 export async function topLevel(cwd: string): Promise<string | null> {
   const r = await runGit(cwd, ['rev-parse', '--show-toplevel']).catch(() => null);
-  if (!r || r.code !== 0) return null;
+  if (r?.code !== 0) return null;
   return r.stdout.toString('utf8').trim();
 }
 
@@ -102,7 +102,7 @@ export function parseRawDiff(out: Buffer): RawChange[] {
   let i = 0;
   while (i < parts.length) {
     const header = parts[i];
-    if (!header || !header.startsWith(':')) {
+    if (!header?.startsWith(':')) {
       i += 1;
       continue;
     }

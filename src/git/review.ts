@@ -58,7 +58,7 @@ export async function prospectiveAuthorEmail(root: string): Promise<string | nul
   const r = await runGit(root, ['var', 'GIT_AUTHOR_IDENT']);
   if (r.code !== 0) return null;
   const m = /<([^>]*)>/.exec(r.stdout.toString('utf8'));
-  return m && m[1] ? m[1] : null;
+  return m?.[1] || null;
 }
 
 /** First parent of a commit, or null for a root commit. */

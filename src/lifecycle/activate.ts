@@ -71,20 +71,23 @@ export function activationRefusals(
     if (isStale(entry, m))
       refuse(
         'stale-measurement',
-        `the detector or applies_to changed since the measurement at ${m.measured_at_commit.slice(0, 8)}; run \`findings constraint measure ${entry.id}\` again`,
+        `the detector or applies_to changed since the measurement ` +
+          `at ${m.measured_at_commit.slice(0, 8)}; run \`findings constraint measure ${entry.id}\` again`,
       );
     const s = summarize(m);
     if (s.labelled < config.minLabelledHits) {
       const unlabelled = s.hits - s.labelled;
       refuse(
         'too-few-labels',
-        `${s.labelled} labelled hit(s) < ${config.minLabelledHits} required (${config.minLabelledHits - s.labelled} more needed; ${unlabelled} hit(s) unlabelled)`,
+        `${s.labelled} labelled hit(s) < ${config.minLabelledHits} required ` +
+          `(${config.minLabelledHits - s.labelled} more needed; ${unlabelled} hit(s) unlabelled)`,
       );
     }
     if (s.labelled > 0 && !meetsPrecision(s.true_positives, s.labelled, config.minPrecision)) {
       refuse(
         'low-precision',
-        `precision ${formatRatio(s.precision)} (${formatInterval(s.true_positives, s.labelled)}) < ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} labelled hits true)`,
+        `precision ${formatRatio(s.precision)} (${formatInterval(s.true_positives, s.labelled)}) ` +
+          `< ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} labelled hits true)`,
       );
     }
   }

@@ -112,7 +112,9 @@ async function belowTheBar(root: string, id: string, s: MeasurementSummary): Pro
       file: measurementPath(id),
       severity: 'warning',
       ruleId: 'lifecycle/active-below-precision',
-      message: `${id} is active but its labelled hits now give precision ${formatRatio(s.precision)} < ${formatRatio(config.minPrecision)} (${s.true_positives} of ${s.labelled} true); retire it (\`findings constraint retire ${id}\`) or review the labels`,
+      message:
+        `${id} is active but its labelled hits now give precision ${formatRatio(s.precision)} < ${formatRatio(config.minPrecision)} ` +
+        `(${s.true_positives} of ${s.labelled} true); retire it (\`findings constraint retire ${id}\`) or review the labels`,
     }),
   ];
 }

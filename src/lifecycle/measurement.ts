@@ -188,7 +188,7 @@ export function carryLabels(
   let keptOutOfRange = 0;
   for (const h of labelled) {
     if (found.has(hitKey(h))) continue;
-    const keep = context !== undefined && context.sameDetector && !context.measuredCommits.has(h.commit) && !ids.has(h.id);
+    const keep = context?.sameDetector === true && !context.measuredCommits.has(h.commit) && !ids.has(h.id);
     if (keep) {
       hits.push(withVerdict(h, verdictOf(h)));
       ids.add(h.id);

@@ -77,7 +77,9 @@ function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem:
     const why = error instanceof Error ? error.message : String(error);
     if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
       return {
-        problem: `pattern needs lookahead or a backreference, which cannot run in linear time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
+        problem:
+          `pattern needs lookahead or a backreference, which cannot run in linear ` +
+          `time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
       };
     }
     return { problem: `pattern does not compile: ${why}` };
@@ -103,7 +105,8 @@ function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { proble
   if (!/\(\?<[=!]/.test(pattern) && !isSafePattern(pattern)) {
     return {
       problem:
-        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier',
+        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. ' +
+        '"(a+)+"); rewrite it without a quantified group that itself contains a quantifier',
     };
   }
   return compileRe2(pattern, flags);
@@ -226,7 +229,7 @@ export function evaluate(matcher: Matcher, text: string, options: EvaluateOption
     const end = m.end();
     const { line, column } = position(starts, start);
     // A line that also matches `exclude` is not a hit (upstream's gate, line by line).
-    if (matcher.exclude && matcher.exclude.matcher(lineText(text, starts, line)).find()) {
+    if (matcher.exclude?.matcher(lineText(text, starts, line)).find()) {
       if (performance.now() - started > budgetMs) return { hits, error: overrun };
       continue;
     }

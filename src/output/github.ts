@@ -40,7 +40,8 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   }
   if (omitted > 0)
     lines.push(
-      `::notice::${omitted} more annotation${omitted === 1 ? '' : 's'} omitted (at most ${ANNOTATION_CAP} per severity); run the same command with --format stylish to see all`,
+      `::notice::${omitted} more annotation${omitted === 1 ? '' : 's'} omitted (at ` +
+        `most ${ANNOTATION_CAP} per severity); run the same command with --format stylish to see all`,
     );
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

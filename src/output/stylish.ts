@@ -23,7 +23,9 @@ export function formatStylish(diagnostics: readonly Diagnostic[], paint: Paint, 
   }
   const c = countBySeverity(sorted);
   if (c.error + c.warning > 0) {
-    const summary = `${c.error + c.warning} problem${c.error + c.warning === 1 ? '' : 's'} (${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'})`;
+    const summary =
+      `${c.error + c.warning} problem${c.error + c.warning === 1 ? '' : 's'} ` +
+      `(${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'})`;
     lines.push('', c.error > 0 ? paint.red(paint.bold(`✖ ${summary}`)) : paint.yellow(paint.bold(`⚠ ${summary}`)));
   }
   if (suppressed.length > 0) {
@@ -40,7 +42,8 @@ export function formatStylish(diagnostics: readonly Diagnostic[], paint: Paint, 
     }
     lines.push(
       paint.dim(
-        `${suppressed.length} hit${suppressed.length === 1 ? '' : 's'} not counted (${parts.join(', ')})${listSuppressed ? '' : '; list them with `findings check --all --report-suppressions`'}`,
+        `${suppressed.length} hit${suppressed.length === 1 ? '' : 's'} not counted ` +
+          `(${parts.join(', ')})${listSuppressed ? '' : '; list them with `findings check --all --report-suppressions`'}`,
       ),
     );
   }

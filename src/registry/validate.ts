@@ -188,7 +188,9 @@ function repeatedId(file: string, line: number, id: string, earlier: { line: num
       column: 1,
       severity: 'warning',
       ruleId: 'registry/appended-update',
-      message: `line ${line} repeats id "${id}" of line ${earlier.line}: line ${line} is read as the finding's newer state and line ${earlier.line} is ignored; \`findings add\` would merge them into one line`,
+      message:
+        `line ${line} repeats id "${id}" of line ${earlier.line}: line ${line} is read as the finding's ` +
+        `newer state and line ${earlier.line} is ignored; \`findings add\` would merge them into one line`,
     });
   }
   return diagnostic({

@@ -6,6 +6,7 @@
  * in memory, write the full result to a temp file under `.agents/findings/`, rename over the live
  * file — under `.agents/findings/registry.lock`, removed on every exit path.
  */
+import type { Stats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isoSeconds } from '../clock.js';
@@ -101,7 +102,7 @@ async function sweepStaleTempFiles(dir: string): Promise<void> {
 
 /** Exit 2 naming the registry path (not an internal error) when the registry's folder is not a folder. */
 async function assertFolderUsable(dir: string): Promise<void> {
-  let st;
+  let st: Stats;
   try {
     st = await stat(dir);
   } catch (error) {

@@ -161,7 +161,9 @@ export function planArtifacts(
             line: 1,
             severity: 'warning',
             ruleId: 'pull/fixture-missing',
-            message: `fixture ref "${ref}" ${blob === undefined ? 'is not in the source tree' : 'is not a regular file (symlinks are never copied)'}; not copied`,
+            message:
+              `fixture ref ` +
+              `"${ref}" ${blob === undefined ? 'is not in the source tree' : 'is not a regular file (symlinks are never copied)'}; not copied`,
           }),
         );
         continue;

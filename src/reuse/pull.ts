@@ -308,7 +308,9 @@ export async function checkSources(
           file: Layout.sources,
           line,
           ruleId: 'pull/source-moved',
-          message: `source "${r.url}" (${r.ref}) is at ${now.commit.slice(0, 12)}, recorded ${r.commit.slice(0, 12)}; run \`findings pull ${r.url}${r.ref === 'HEAD' ? '' : ` --ref ${r.ref}`}\``,
+          message:
+            `source "${r.url}" (${r.ref}) is at ${now.commit.slice(0, 12)}, recorded ${r.commit.slice(0, 12)}; ` +
+            `run \`findings pull ${r.url}${r.ref === 'HEAD' ? '' : ` --ref ${r.ref}`}\``,
         }),
       );
     }

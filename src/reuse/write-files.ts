@@ -69,7 +69,7 @@ export async function writePlannedFiles(
     }
     const digest = copiedFileDigest(f.path, f.bytes);
     const current = await readIfExists(target.abs);
-    if (current !== null && current.equals(f.bytes)) {
+    if (current?.equals(f.bytes)) {
       files.push({ path: f.path, action: 'unchanged' });
       records.push({ path: f.path, digest });
       continue;

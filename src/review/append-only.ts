@@ -46,7 +46,9 @@ export async function appendOnlyViolations(before: RepoFiles, after: RepoFiles, 
           file,
           line: 0,
           ruleId: 'review/ledger-rewritten',
-          message: `${missing.length} line(s) the ledger had at ${label} are gone (lines ${missing.join(', ')} there); ledgers are append-only: restore them, and record changes as new events`,
+          message:
+            `${missing.length} line(s) the ledger had at ${label} are gone (lines ${missing.join(', ')} ` +
+            `there); ledgers are append-only: restore them, and record changes as new events`,
         }),
       );
     }

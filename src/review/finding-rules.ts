@@ -90,7 +90,10 @@ const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
 export function controlCharProblem(s: string): string | null {
   const m = CONTROL_CHAR.exec(s);
   if (!m) return null;
-  return `contains a control character (U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}); line breaks, tabs and other control characters are not allowed`;
+  return (
+    `contains a control character (U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}); ` +
+    `line breaks, tabs and other control characters are not allowed`
+  );
 }
 
 /** The criterion ids a task offers, for "valid ids are …" messages. */
@@ -193,7 +196,9 @@ export function checkFinding(raw: unknown, task: TaskFile | null, taskId: string
     else if (task === null) {
       problems.push({
         field: 'criterion',
-        message: `cannot be checked: task "${taskId}" has no .agents/tasks/${taskId}.json (create it with \`findings review task ${taskId} --criterion "…"\`)`,
+        message:
+          `cannot be checked: task "${taskId}" has no .agents/tasks/${taskId}.json ` +
+          `(create it with \`findings review task ${taskId} --criterion "…"\`)`,
       });
     } else {
       // Contract: a criterion matching neither an id nor the exact text is rejected outright.

@@ -27,7 +27,9 @@ export async function validateNoteTargets(targets: readonly ValidateTarget[], ct
         file: t.file,
         line: 1,
         ruleId: 'review/stale-note',
-        message: `does not match its ledger ${t.file.replace(/\.md$/, '.jsonl')} (${open} open finding${open === 1 ? '' : 's'} there); run \`findings review note ${task}\``,
+        message:
+          `does not match its ledger ${t.file.replace(/\.md$/, '.jsonl')} (${open} ` +
+          `open finding${open === 1 ? '' : 's'} there); run \`findings review note ${task}\``,
       }),
     );
   }

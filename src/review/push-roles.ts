@@ -91,7 +91,9 @@ export async function rolesGrantedInPush(
           file,
           line: claim.line,
           ruleId: 'review/role-granted-in-push',
-          message: `${claim.what} was added by ${origin.authorEmail} in commit ${origin.commit.slice(0, 12)}, who holds "${claim.role}" only since commit ${grant.slice(0, 12)} of this same push (.agents/roles.json); ${side}`,
+          message:
+            `${claim.what} was added by ${origin.authorEmail} in commit ${origin.commit.slice(0, 12)}, who ` +
+            `holds "${claim.role}" only since commit ${grant.slice(0, 12)} of this same push (.agents/roles.json); ${side}`,
           notes: [
             `push the roles.json change on its own first (git push <remote> ${grant.slice(0, 12)}:<branch>); a role counts from the next push`,
           ],

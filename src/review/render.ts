@@ -59,7 +59,9 @@ export function noteSlots(task: string, findings: readonly ReviewFinding[]): Rec
   const count = (s: string): number => findings.filter((f) => f.status === s).length;
   return {
     task,
-    summary: `${findings.length} finding${findings.length === 1 ? '' : 's'}: ${count('open')} open, ${count('addressed')} addressed, ${count('verified')} verified, ${count('waived')} waived`,
+    summary:
+      `${findings.length} finding${findings.length === 1 ? '' : 's'}: ${count('open')} open,` +
+      ` ${count('addressed')} addressed, ${count('verified')} verified, ${count('waived')} waived`,
     open: open.length > 0 ? open.map((f) => `- ${renderFinding(f)}`).join('\n') : '_None._',
     rounds: roundBlocks.length > 0 ? roundBlocks.join('\n\n') : '_No findings yet._',
   };

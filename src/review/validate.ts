@@ -122,7 +122,9 @@ async function authorshipProblems(file: string, claims: readonly RoleClaim[], ct
           diagnostic({
             ...where,
             ruleId: 'review/role-not-held',
-            message: `${claim.what} is not committed yet and would be authored by ${email ?? '(no identity)'}, who is not listed under "${claim.role}" in .agents/roles.json`,
+            message:
+              `${claim.what} is not committed yet and would be authored ` +
+              `by ${email ?? '(no identity)'}, who is not listed under "${claim.role}" in .agents/roles.json`,
           }),
         );
       }
@@ -135,7 +137,9 @@ async function authorshipProblems(file: string, claims: readonly RoleClaim[], ct
         diagnostic({
           ...where,
           ruleId: 'review/role-not-held',
-          message: `${claim.what} was added by ${o.authorEmail || '(unknown)'} in commit ${o.commit.slice(0, 12)}, who is not listed under "${claim.role}" in .agents/roles.json at that commit`,
+          message:
+            `${claim.what} was added by ${o.authorEmail || '(unknown)'} in commit ${o.commit.slice(0, 12)},` +
+            ` who is not listed under "${claim.role}" in .agents/roles.json at that commit`,
           notes: o.boundary
             ? [
                 'history stops at that commit (shallow clone?): fetch the full history (git fetch --unshallow) so the real author can be checked',
@@ -152,7 +156,9 @@ async function authorshipProblems(file: string, claims: readonly RoleClaim[], ct
           ...where,
           severity: 'warning',
           ruleId: 'review/role-self-granted',
-          message: `${claim.what} was added by ${ok.authorEmail} in commit ${ok.commit.slice(0, 12)}, the same commit that lists them under "${claim.role}" in .agents/roles.json`,
+          message:
+            `${claim.what} was added by ${ok.authorEmail} in commit ${ok.commit.slice(0, 12)},` +
+            ` the same commit that lists them under "${claim.role}" in .agents/roles.json`,
         }),
       );
     }

@@ -104,6 +104,7 @@ describe('install from an npm pack tarball, as the README says', () => {
     expect(steps.length).toBeGreaterThan(1);
     const summary = path.join(base, 'summary.md');
     for (const step of steps) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression copied from the README's workflow, not a JS template
       const r = sh(project, step.replaceAll('${{ github.base_ref }}', 'main'), { GITHUB_STEP_SUMMARY: summary });
       expect(r.code, `${step}\n${r.out}`).toBe(0);
     }

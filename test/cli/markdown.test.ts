@@ -99,7 +99,8 @@ describe('findings compile --check --format markdown', () => {
     const ok = await runFindings(['compile', '--check', '--format', 'markdown', '--root', root], { cwd: root });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toBe(
-      '### findings compile --check: ✅ no problems (all compiled files are current)\n\n#### New, changed or removed constraints\n\nNo constraint is new or changed.\n',
+      '### findings compile --check: ✅ no problems (all compiled files are current)\n\n#### ' +
+        'New, changed or removed constraints\n\nNo constraint is new or changed.\n',
     );
     rmSync(path.join(root, '.agents/constraints/index.json'));
     const drift = await runFindings(['compile', '--check', '--format', 'markdown', '--root', root], { cwd: root });

@@ -55,7 +55,7 @@ describe('SARIF rule metadata', () => {
       ],
       '1.2.3',
       [c],
-    ) as any;
+    ) as { runs: [{ tool: { driver: { rules: unknown[] } } }] };
     expectValid(log);
     const rule = log.runs[0].tool.driver.rules[2];
     expect(rule).toEqual({

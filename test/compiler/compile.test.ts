@@ -205,12 +205,30 @@ describe('findings compile', () => {
 describe('findings validate on artifacts and the index', () => {
   it('reports id/file name mismatch, missing superseded_by targets and enforcement mismatches', async () => {
     const base = mechanical('f-x', EVAL);
+    const index = {
+      version: 1,
+      constraints: [
+        {
+          id: 'f-s',
+          finding_id: 'f-s',
+          title: 't',
+          status: 'active',
+          enforcement_mode: 'warn',
+          source_artifact: 'a',
+          review_file: null,
+          compiled_at: 'x',
+          applies_to: { scope: 'files', path_globs: ['**'] },
+          detector: { kind: 'regex', pattern: 'a' },
+          evidence: { positive_refs: [], negative_control_refs: [] },
+        },
+      ],
+    };
     const repo = makeRepo({
       '.agents/findings/f-y.md': base,
       '.agents/findings/f-s.md': base
         .replace(/f-x/g, 'f-s')
         .replace('status: "active"', 'status: "superseded"\nsuperseded_by: "f-nowhere"'),
-      '.agents/constraints/index.json': `${JSON.stringify({ version: 1, constraints: [{ id: 'f-s', finding_id: 'f-s', title: 't', status: 'active', enforcement_mode: 'warn', source_artifact: 'a', review_file: null, compiled_at: 'x', applies_to: { scope: 'files', path_globs: ['**'] }, detector: { kind: 'regex', pattern: 'a' }, evidence: { positive_refs: [], negative_control_refs: [] } }] })}\n`,
+      '.agents/constraints/index.json': `${JSON.stringify(index)}\n`,
     });
     const r = await runFindings(['validate', '--root', repo.root, '--format', 'json'], { cwd: repo.root });
     expect(r.code).toBe(1);

@@ -19,7 +19,8 @@ const HOSTILE: Record<string, [string | Buffer, string]> = {
   'coffee front matter': ['---coffee\na: 1\n---\n', 'artifact/front-matter-language'],
   'unclosed fence': ['---\nid: "x"\n\nbody\n', 'artifact/unclosed-front-matter'],
   'alias bomb': [
-    '---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n',
+    '---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,' +
+      '*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n',
     'artifact/yaml',
   ],
   '__proto__ key': ['---\n__proto__: {polluted: true}\n---\n', 'artifact/hostile-key'],

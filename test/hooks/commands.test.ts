@@ -97,7 +97,8 @@ describe('findings init and doctor', () => {
     for (const h of ['pre-commit', 'pre-merge-commit', 'pre-push'])
       expect(repo.read(`.husky/${h}`)).toBe(readFileSync(path.join(PACKAGE_ROOT, 'templates', `husky-${h}`), 'utf8'));
     expect(repo.read('.gitattributes')).toBe(
-      '*.png binary\n.agents/** text eol=lf\n.agents/findings/registry.jsonl merge=union\n.agents/reviews/*.jsonl merge=union\n.agents/reviews/*.md merge=union\n',
+      '*.png binary\n.agents/** text eol=lf\n.agents/findings/registry.jsonl ' +
+        'merge=union\n.agents/reviews/*.jsonl merge=union\n.agents/reviews/*.md merge=union\n',
     );
     for (const d of ['findings', 'constraints', 'reviews', 'tasks']) expect(repo.exists(`.agents/${d}/.gitkeep`)).toBe(true);
     // a lock left by a killed writer is ignored by git, so `git add -A` cannot commit it

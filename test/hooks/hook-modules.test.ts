@@ -12,8 +12,10 @@ import { BIN, PACKAGE_ROOT, tempDir } from '../helpers/repo.js';
 import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
 
 const TRACE = path.join(PACKAGE_ROOT, 'test/helpers/module-trace.mjs');
-const HEAVY =
-  /\/node_modules\/(?:unified|remark[^/]*|micromark[^/]*|mdast[^/]*|yaml|js-yaml|gray-matter|simple-git|@simple-git|@kwsites|safe-regex2|ret)\/|\/node_modules\/ajv\/(?!dist\/runtime\/)/;
+const HEAVY = new RegExp(
+  '/node_modules/(?:unified|remark[^/]*|micromark[^/]*|mdast[^/]*|yaml|js-yaml|gray-matter|simple-git|@simple-git|@kwsites|' +
+    'safe-regex2|ret)/|/node_modules/ajv/(?!dist/runtime/)',
+);
 
 function modulesLoaded(root: string, args: string[]): { code: number; modules: string[] } {
   const out = path.join(tempDir('findings-trace-'), 'modules.txt');

@@ -31,7 +31,7 @@ describe('atomic writer', () => {
         return n;
       },
     };
-    const data = 'x'.repeat(100) + '\n';
+    const data = `${'x'.repeat(100)}\n`;
     await writeFileAtomically(file, data, { ops });
     expect(readFileSync(file, 'utf8')).toBe(data);
     expect(calls.length).toBe(15);

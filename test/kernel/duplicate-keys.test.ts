@@ -32,7 +32,9 @@ describe('readers refuse duplicate keys', () => {
 
   it('the constraint index whose second "constraints" key would empty the first', () => {
     const active =
-      '{"id":"x","finding_id":"x","title":"t","checklist_item":"c","status":"active","enforcement_mode":"block","source_artifact":".agents/findings/x.md","review_file":null,"compiled_at":"2026-01-01","applies_to":{"scope":"files","path_globs":["**"]},"detector":{"kind":"regex","pattern":"x"},"evidence":{"positive_refs":["p"],"negative_control_refs":["n"]}}';
+      '{"id":"x","finding_id":"x","title":"t","checklist_item":"c","status":"active","enforcement_mode":"block","source_artifact":".agents/findings/x.md",' +
+      '"review_file":null,"compiled_at":"2026-01-01","applies_to":{"scope":"files","path_globs":["**"]},' +
+      '"detector":{"kind":"regex","pattern":"x"},"evidence":{"positive_refs":["p"],"negative_control_refs":["n"]}}';
     const parsed = parseConstraintIndex(`{"version":1,"constraints":[${active}],"constraints":[]}`);
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.diagnostics[0]!.ruleId).toBe('constraint-index/invalid-json');

@@ -32,7 +32,8 @@ describe('baseline file', () => {
       { path: 'b.js', line_hash: lineHash('eval(1)'), count: 2 },
     ]);
     expect(serializeBaseline(a)).toBe(
-      `{\n  "version": 1,\n  "constraint_id": "x",\n  "violations": [\n    {\n      "path": "a.js",\n      "line_hash": "${lineHash('eval(2)')}",\n      "count": 1\n    },\n    {\n      "path": "b.js",\n      "line_hash": "${lineHash('eval(1)')}",\n      "count": 2\n    }\n  ]\n}\n`,
+      `{\n  "version": 1,\n  "constraint_id": "x",\n  "violations": [\n    {\n      "path": "a.js",\n      "line_hash": "${lineHash('eval(2)')}",\n ` +
+        `     "count": 1\n    },\n    {\n      "path": "b.js",\n      "line_hash": "${lineHash('eval(1)')}",\n      "count": 2\n    }\n  ]\n}\n`,
     );
     const parsed = parseBaseline(serializeBaseline(a), 'f.json');
     expect(parsed.ok && parsed.baseline).toEqual(a);

@@ -41,9 +41,9 @@ describe('distinct hits', () => {
       expect(keep).toEqual([{ id: `${shas[0]!.slice(0, 8)}:src/keep.js:2`, commit: shas[0], path: 'src/keep.js', line: 2, seen: 20 }]);
       const fresh = m.hits.filter((h) => h.path === 'src/new.js').sort((a, b) => a.line - b.line);
       expect(fresh).toHaveLength(20);
-      fresh.forEach((h, k) =>
-        expect({ commit: h.commit, line: h.line, seen: h.seen }).toEqual({ commit: shas[21 + k], line: k + 1, seen: 19 - k }),
-      );
+      fresh.forEach((h, k) => {
+        expect({ commit: h.commit, line: h.line, seen: h.seen }).toEqual({ commit: shas[21 + k], line: k + 1, seen: 19 - k });
+      });
     }
     expect(r.stdout).toContain('files: 41 samples, 21 distinct hits');
   });

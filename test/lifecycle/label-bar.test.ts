@@ -48,7 +48,8 @@ describe('constraint measure output', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`1 hit(s) to label, e.g.: ${sha.slice(0, 8)}:src/a.js:1`);
     expect(r.stdout).toContain(
-      'label them: findings constraint label y --interactive [--sample]  (or: findings constraint sample y > labels.txt; edit; findings constraint label y --from labels.txt)',
+      'label them: findings constraint label y --interactive [--sample]  ' +
+        '(or: findings constraint sample y > labels.txt; edit; findings constraint label y --from labels.txt)',
     );
   });
 });

@@ -28,23 +28,27 @@ async function measured(): Promise<TestRepo> {
 }
 
 describe('constraint label --from', () => {
-  it('applies "<hit-id> tp|fp [note…]" lines, keeps notes, skips "?" and comments, and reports unknown ids (exit 1) while applying the known ones', async () => {
-    const repo = await measured();
-    const [a, b, c] = hitsOf(repo);
-    repo.write('labels.txt', `# a comment\n${a!.id} tp real eval of user input\n\n${b!.id} fp\n${c!.id} ?\nffffffff:src/nope.js:1 tp\n`);
-    const r = await runFindings(['constraint', 'label', 'eval', '--from', 'labels.txt'], { cwd: repo.root });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain('no hit "ffffffff:src/nope.js:1" in the measurement of eval');
-    expect(r.stdout).toContain('1 hit(s) without a verdict (?) left unlabelled');
-    expect(r.stdout).toContain('eval: 2 hit(s) labelled');
-    const hits = hitsOf(repo);
-    expect(hits.find((h) => h.id === a!.id)).toMatchObject({ label: 'true_positive', note: 'real eval of user input' });
-    expect(hits.find((h) => h.id === b!.id)).toMatchObject({ label: 'false_positive' });
-    expect(hits.find((h) => h.id === c!.id)!.label).toBeUndefined();
-    // the note survives re-measurement
-    expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
-    expect(hitsOf(repo).find((h) => h.id === a!.id)).toMatchObject({ label: 'true_positive', note: 'real eval of user input' });
-  });
+  it(
+    'applies "<hit-id> tp|fp [note…]" lines, keeps notes, skips "?" and comments,' +
+      ' and reports unknown ids (exit 1) while applying the known ones',
+    async () => {
+      const repo = await measured();
+      const [a, b, c] = hitsOf(repo);
+      repo.write('labels.txt', `# a comment\n${a!.id} tp real eval of user input\n\n${b!.id} fp\n${c!.id} ?\nffffffff:src/nope.js:1 tp\n`);
+      const r = await runFindings(['constraint', 'label', 'eval', '--from', 'labels.txt'], { cwd: repo.root });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('no hit "ffffffff:src/nope.js:1" in the measurement of eval');
+      expect(r.stdout).toContain('1 hit(s) without a verdict (?) left unlabelled');
+      expect(r.stdout).toContain('eval: 2 hit(s) labelled');
+      const hits = hitsOf(repo);
+      expect(hits.find((h) => h.id === a!.id)).toMatchObject({ label: 'true_positive', note: 'real eval of user input' });
+      expect(hits.find((h) => h.id === b!.id)).toMatchObject({ label: 'false_positive' });
+      expect(hits.find((h) => h.id === c!.id)!.label).toBeUndefined();
+      // the note survives re-measurement
+      expect((await runFindings(['constraint', 'measure'], { cwd: repo.root })).code).toBe(0);
+      expect(hitsOf(repo).find((h) => h.id === a!.id)).toMatchObject({ label: 'true_positive', note: 'real eval of user input' });
+    },
+  );
 
   it('reads standard input with "-"; a line that is not a label applies nothing (exit 2); the id form stays', async () => {
     const repo = await measured();

@@ -33,7 +33,9 @@ describe('findings constraint measure over a generated 500-commit history', () =
     repo = makeRepo();
     history = generateHistory(repo, { commits: 500 });
     const shas = repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n');
-    shas.forEach((s, i) => shaByMark.set(i + 1, s));
+    shas.forEach((s, i) => {
+      shaByMark.set(i + 1, s);
+    });
     repo.copy(path.join(FIXTURES, 'lifecycle/measure/index.json'), '.agents/constraints/index.json');
   });
 

@@ -123,9 +123,10 @@ describe('an unreadable registry', () => {
     ['a registry.jsonl directory', (root: string) => mkdirSync(path.join(root, REGISTRY), { recursive: true }), 'EISDIR'],
     [
       'a file where .agents/findings should be',
-      (root: string) => (
-        mkdirSync(path.join(root, '.agents'), { recursive: true }), writeFileSync(path.join(root, '.agents/findings'), 'x')
-      ),
+      (root: string) => {
+        mkdirSync(path.join(root, '.agents'), { recursive: true });
+        writeFileSync(path.join(root, '.agents/findings'), 'x');
+      },
       'ENOTDIR',
     ],
   ])('%s: add, cite and retire exit 2 naming the registry path; rank warns once', async (_name, setUp, code) => {

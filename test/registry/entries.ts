@@ -43,4 +43,4 @@ export function entry(overrides: Partial<RegistryEntry> = {}): RegistryEntry {
 }
 
 export const line = (e: unknown): string => stableLine(e, REGISTRY_KEY_ORDER);
-export const jsonl = (...lines: unknown[]): string => lines.map((l) => (typeof l === 'string' ? l : line(l))).join('\n') + '\n';
+export const jsonl = (...lines: unknown[]): string => `${lines.map((l) => (typeof l === 'string' ? l : line(l))).join('\n')}\n`;

@@ -165,28 +165,32 @@ describe('findings pull (two repositories)', () => {
     expect(again.kept_local).toEqual(['f-a-001', 'f-a-004']);
   });
 
-  it('retiring or superseding in A retires or supersedes in B at the next pull, unless a local entry took it over; the compiler then retires the constraint', async () => {
-    expect((await findings(b, 'pull', rel)).code).toBe(0);
-    expect((await findings(b, 'compile')).code).toBe(0);
-    b.write('local.json', JSON.stringify({ ...advisory('f-b-100', 'Parsers lack a test for empty input'), checklist_item: 'B wording' }));
-    expect((await findings(b, 'add', '--file', 'local.json')).code).toBe(0); // takes f-a-004 over
-    expect((await findings(a, 'retire', 'f-a-002')).code).toBe(0);
-    expect((await findings(a, 'retire', 'f-a-004')).code).toBe(0);
-    expect((await findings(a, 'retire', 'f-a-001', '--superseded-by', 'f-a-002')).code).toBe(0);
-    a.commitAll('A: retire');
-    const r = await findings(b, 'pull', rel, '--json');
-    expect(r.code, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { retired: string[] }).retired).toEqual(['f-a-001', 'f-a-002']);
-    expect(byId(b, 'f-a-002')).toMatchObject({ status: 'retired', superseded_by: null });
-    // f-a-001's replacement is retired here too, but it exists: superseded keeps the link.
-    expect(byId(b, 'f-a-001')).toMatchObject({ status: 'superseded', superseded_by: 'f-a-002' });
-    expect(byId(b, 'f-a-004')).toMatchObject({ status: 'active', tier: 'local' });
-    expect((await findings(b, 'validate')).code).toBe(0);
-    expect((await findings(b, 'compile')).code).toBe(0);
-    const bIndex = JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex;
-    const c = bIndex.constraints.find((x) => x.id === 'f-a-002');
-    expect(c === undefined || c.status === 'retired').toBe(true);
-  });
+  it(
+    'retiring or superseding in A retires or supersedes in B at the next pull, unless ' +
+      'a local entry took it over; the compiler then retires the constraint',
+    async () => {
+      expect((await findings(b, 'pull', rel)).code).toBe(0);
+      expect((await findings(b, 'compile')).code).toBe(0);
+      b.write('local.json', JSON.stringify({ ...advisory('f-b-100', 'Parsers lack a test for empty input'), checklist_item: 'B wording' }));
+      expect((await findings(b, 'add', '--file', 'local.json')).code).toBe(0); // takes f-a-004 over
+      expect((await findings(a, 'retire', 'f-a-002')).code).toBe(0);
+      expect((await findings(a, 'retire', 'f-a-004')).code).toBe(0);
+      expect((await findings(a, 'retire', 'f-a-001', '--superseded-by', 'f-a-002')).code).toBe(0);
+      a.commitAll('A: retire');
+      const r = await findings(b, 'pull', rel, '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { retired: string[] }).retired).toEqual(['f-a-001', 'f-a-002']);
+      expect(byId(b, 'f-a-002')).toMatchObject({ status: 'retired', superseded_by: null });
+      // f-a-001's replacement is retired here too, but it exists: superseded keeps the link.
+      expect(byId(b, 'f-a-001')).toMatchObject({ status: 'superseded', superseded_by: 'f-a-002' });
+      expect(byId(b, 'f-a-004')).toMatchObject({ status: 'active', tier: 'local' });
+      expect((await findings(b, 'validate')).code).toBe(0);
+      expect((await findings(b, 'compile')).code).toBe(0);
+      const bIndex = JSON.parse(b.read('.agents/constraints/index.json')) as ConstraintIndex;
+      const c = bIndex.constraints.find((x) => x.id === 'f-a-002');
+      expect(c === undefined || c.status === 'retired').toBe(true);
+    },
+  );
 
   it('a pulled mechanical finding that A retires, B compiles retired, and A revives with a new detector comes back in B whole', async () => {
     const ARTIFACT = '.agents/findings/f-a-002.md';

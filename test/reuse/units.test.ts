@@ -50,11 +50,11 @@ describe('source and ref rules', () => {
   });
   it('picks the ref git would fetch from ls-remote output, peeling tags', () => {
     const out = [
-      '1'.repeat(40) + '\tHEAD',
-      '2'.repeat(40) + '\trefs/heads/main',
-      '3'.repeat(40) + '\trefs/remotes/origin/main',
-      '4'.repeat(40) + '\trefs/tags/v1',
-      '5'.repeat(40) + '\trefs/tags/v1^{}',
+      `${'1'.repeat(40)}\tHEAD`,
+      `${'2'.repeat(40)}\trefs/heads/main`,
+      `${'3'.repeat(40)}\trefs/remotes/origin/main`,
+      `${'4'.repeat(40)}\trefs/tags/v1`,
+      `${'5'.repeat(40)}\trefs/tags/v1^{}`,
       '',
     ].join('\n');
     expect(pickRemoteRef(out, 'HEAD')).toBe('1'.repeat(40));
@@ -128,7 +128,8 @@ describe('artifact copies', () => {
   it('copies only mechanical artifacts and fixture refs under the fixtures folder that are regular files', () => {
     const text = artifact.replace(
       'negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts]',
-      'negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts, ../outside.ts, src/a.ts, .agents/constraints/fixtures/f-a-002/link.ts, /etc/passwd]',
+      'negative_control_refs: [.agents/constraints/fixtures/f-a-002/negative.ts, ' +
+        '../outside.ts, src/a.ts, .agents/constraints/fixtures/f-a-002/link.ts, /etc/passwd]',
     );
     const blob = (p: string, mode = '100644') => [p, { mode, sha: p, path: p }] as const;
     const tree = new Map([

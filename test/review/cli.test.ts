@@ -31,7 +31,10 @@ describe('findings review: producers', () => {
     const out = res.stdout.trim().split('\n');
     expect(out).toHaveLength(3);
     expect(out[0]).toMatch(
-      /^\[F-[0-9a-f]{8}\] api\/rate_limit\.py:88 \(blocker\) — 429 on the 101st request → the 100th request also 429s → use > not >= on the window limit$/,
+      new RegExp(
+        String.raw`^\[F-[0-9a-f]{8}\] api/rate_limit\.py:88 \(blocker\) — 429 on the 101st request → ` +
+          'the 100th request also 429s → use > not >= on the window limit$',
+      ),
     );
     expect(out[1]).toMatch(/^\[F-[0-9a-f]{8}\] api\/log\.py \(minor\) — client id in the log line → only the ip is logged$/);
     expect(out[2]).toMatch(/^\[F-[0-9a-f]{8}\] — \(major\) — issue resolved → docs are missing$/);

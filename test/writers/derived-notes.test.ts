@@ -40,7 +40,10 @@ describe('review notes that do not match their ledger', () => {
     const v = await run(r, ['validate']);
     expect(v.code).toBe(1);
     expect(v.stdout).toMatch(
-      /\.agents\/reviews\/T-1\.md:1 +error +does not match its ledger \.agents\/reviews\/T-1\.jsonl \(2 open findings there\); run `findings review note T-1` +review\/stale-note/,
+      new RegExp(
+        String.raw`\.agents/reviews/T-1\.md:1 +error +does not match its ledger \.agents/reviews/T-1\.jsonl ` +
+          String.raw`\(2 open findings there\); run ${'`'}findings review note T-1${'`'} +review/stale-note`,
+      ),
     );
     expect((await run(r, ['review', 'note', 'T-1'])).stdout).toBe('T-1: note updated\n');
     expect((await run(r, ['validate'])).code).toBe(0);

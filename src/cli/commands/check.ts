@@ -66,7 +66,14 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const outcome = await checkConstraints(root, mode, {
       skip: skip.ids,
       bypass: null,
-      ...(onProgress ? { onProgress: (l: string) => ((shown = true), onProgress(l)) } : {}),
+      ...(onProgress
+        ? {
+            onProgress: (l: string) => {
+              shown = true;
+              onProgress(l);
+            },
+          }
+        : {}),
     });
     if (shown) io.stderr.write('\r\x1b[K');
     for (const line of outcome.lines) out.info(line);
@@ -171,5 +178,9 @@ async function modeOf(root: string, opts: CheckOpts, paths: string[]): Promise<C
 /** One entry per id, the first one (the index after the change comes before entries held from before it). Pure. */
 function firstPerId(entries: readonly ConstraintEntry[]): ConstraintEntry[] {
   const seen = new Set<string>();
-  return entries.filter((c) => !seen.has(c.id) && (seen.add(c.id), true));
+  return entries.filter((c) => {
+    if (seen.has(c.id)) return false;
+    seen.add(c.id);
+    return true;
+  });
 }

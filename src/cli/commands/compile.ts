@@ -54,7 +54,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (check) {
       out.info(
         drift
-          ? `findings compile --check: ${result.changes.length} compiled file${result.changes.length === 1 ? ' is' : 's are'} not current (${problems}); run \`findings compile\``
+          ? `findings compile --check: ${result.changes.length} compiled ` +
+              `file${result.changes.length === 1 ? ' is' : 's are'} not current (${problems}); run \`findings compile\``
           : `findings compile --check: all compiled files are current (${problems})`,
       );
       return;

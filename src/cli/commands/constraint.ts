@@ -36,7 +36,10 @@ function precisionText(tp: number, labelled: number, precision: number): string 
 }
 
 function describe(s: MeasurementSummary): string {
-  return `${s.samples} samples, ${s.hits} distinct hits, ${s.labelled} labelled (${s.true_positives} true, ${s.false_positives} false), precision ${precisionText(s.true_positives, s.labelled, s.precision)}`;
+  return (
+    `${s.samples} samples, ${s.hits} distinct hits, ${s.labelled} labelled (${s.true_positives} true,` +
+    ` ${s.false_positives} false), precision ${precisionText(s.true_positives, s.labelled, s.precision)}`
+  );
 }
 
 function positiveInt(value: string, option = '--commits'): number {
@@ -151,7 +154,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   const measure = subCommand(
     cmd,
     'measure',
-    'Replay constraints over the history of HEAD and record samples and distinct hits (each violation once, at the commit that introduced it) in .agents/constraints/measurements/<id>.json.',
+    'Replay constraints over the history of HEAD and record samples and distinct hits (each ' +
+      'violation once, at the commit that introduced it) in .agents/constraints/measurements/<id>.json.',
     io,
   )
     .argument('[ids...]', 'constraint ids (default: every shadow constraint; named ones may be active too)')
@@ -188,7 +192,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         `  ${unlabelled.length} hit(s) to label, e.g.: ${unlabelled.slice(0, 5).join(' ')}${unlabelled.length > 5 ? ` (all in ${m.file})` : ''}`,
       );
       out.info(
-        `  label them: findings constraint label ${m.id} --interactive [--sample]  (or: findings constraint sample ${m.id} > labels.txt; edit; findings constraint label ${m.id} --from labels.txt)`,
+        `  label them: findings constraint label ${m.id} --interactive [--sample]  ` +
+          `(or: findings constraint sample ${m.id} > labels.txt; edit; findings constraint label ${m.id} --from labels.txt)`,
       );
     }
     if (r.head !== null) out.info(`measured ${r.measured.length} constraint(s) over ${r.commits} commit(s) at ${r.head.slice(0, 8)}`);
@@ -269,7 +274,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       }
       return;
     }
-    let r;
+    let r: Awaited<ReturnType<typeof applyHitVerdicts>>;
     if (opts.from !== undefined) {
       const text = opts.from === '-' ? await readStdin(io) : await readLabelFile(io.cwd, opts.from);
       const read = await loadMeasurement(root, id);
@@ -360,7 +365,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     }
     const { labelFileEntry } = await import('../../lifecycle/label-file.js');
     io.stdout.write(
-      `# ${id}: ${s.hits.length} of ${s.unlabelled} unlabelled distinct hit(s), seed ${s.seed}\n# replace each ? with tp or fp (a note may follow), then: findings constraint label ${id} --from <this file>\n`,
+      `# ${id}: ${s.hits.length} of ${s.unlabelled} unlabelled distinct hit(s), seed ${s.seed}\n` +
+        `# replace each ? with tp or fp (a note may follow), then: findings constraint label ${id} --from <this file>\n`,
     );
     for (const h of s.hits) io.stdout.write(labelFileEntry(h, lineOf(h)));
   });
@@ -368,7 +374,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   const baseline = subCommand(
     cmd,
     'baseline',
-    'Record the violations of the tracked files at HEAD in .agents/constraints/baselines/<id>.json: activation and the gate then count only violations not in it.',
+    'Record the violations of the tracked files at HEAD in .agents/constraints/baselines/<id>.json: ' +
+      'activation and the gate then count only violations not in it.',
     io,
   )
     .argument('<id>', 'constraint id')
@@ -426,7 +433,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (r.activated && r.evidence) {
       const e = r.evidence;
       out.info(
-        `${id}: active + block (precision ${precisionText(e.true_positives, e.labelled, e.precision)}, ${e.true_positives} of ${e.labelled} labelled hits true, ${e.hits} distinct hits in ${e.samples} samples; evidence ${e.evidence_ref})`,
+        `${id}: active + block (precision ${precisionText(e.true_positives, e.labelled, e.precision)}, ${e.true_positives} ` +
+          `of ${e.labelled} labelled hits true, ${e.hits} distinct hits in ${e.samples} samples; evidence ${e.evidence_ref})`,
       );
     } else {
       out.info(`${id}: not activated`);

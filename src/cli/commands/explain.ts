@@ -20,7 +20,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     io,
   ).argument(
     '<id>',
-    'constraint id (the finding id; an old c-… id is accepted), finding/registry id, candidate class key, or review finding id (8 characters, a longer prefix or the full id)',
+    'constraint id (the finding id; an old c-… id is accepted), finding/registry id, ' +
+      'candidate class key, or review finding id (8 characters, a longer prefix or the full id)',
   );
   addRootOption(cmd);
   addFormatOptions(cmd, ['stylish', 'json']);

@@ -7,7 +7,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
   let exit: ExitCode = ExitCode.Ok;
   const cmd = baseCommand(
     'init',
-    'Set up a repository: .husky/pre-commit, pre-merge-commit and pre-push (chaining hooks that ran before), .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.',
+    'Set up a repository: .husky/pre-commit, pre-merge-commit and pre-push (chaining hooks that ' +
+      'ran before), .gitattributes lines, the empty .agents/ layout. Running it again changes nothing.',
     io,
   );
   addRootOption(cmd);

@@ -42,7 +42,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     if (opts.promote === undefined) {
       for (const c of r.candidates) {
         out.info(
-          `${c.class_key}${c.derived ? ' (derived)' : ''}: ${c.recurrence_count} objectives (${c.evidence.map((e) => e.objective).join(', ')}) → proposes ${c.proposed_entry.id}: ${c.proposed_entry.pattern}`,
+          `${c.class_key}${c.derived ? ' (derived)' : ''}: ${c.recurrence_count} objectives ` +
+            `(${c.evidence.map((e) => e.objective).join(', ')}) → proposes ${c.proposed_entry.id}: ${c.proposed_entry.pattern}`,
         );
       }
       out.info(`${r.candidates.length} advisory candidate(s) → ${Layout.candidates} (${r.state})`);

@@ -120,7 +120,8 @@ async function fileRound(
   for (const f of result.filed) io.stdout.write(`${renderFinding(f)}\n`);
   const open = findings.filter((f) => f.status === 'open').length;
   io.stderr.write(
-    `filed ${result.filed.length} ${origin} finding${result.filed.length === 1 ? '' : 's'} on task ${task} (round ${result.filed[0]?.round ?? 0}); ${open} open in total\n`,
+    `filed ${result.filed.length} ${origin} finding${result.filed.length === 1 ? '' : 's'} ` +
+      `on task ${task} (round ${result.filed[0]?.round ?? 0}); ${open} open in total\n`,
   );
   return ExitCode.Ok;
 }
@@ -381,7 +382,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
       for (const f of result.applied) io.stdout.write(`verified ${renderFinding(f)}\n`);
       const open = findings.filter((f) => f.origin === opts.origin && f.status === 'open').length;
       io.stderr.write(
-        `${opts.origin} pass on task ${task}: ${result.applied.length} verified${open > 0 ? `; ${open} ${opts.origin} finding${open === 1 ? ' is' : 's are'} still open` : ''}\n`,
+        `${opts.origin} pass on task ${task}: ${result.applied.length} ` +
+          `verified${open > 0 ? `; ${open} ${opts.origin} finding${open === 1 ? ' is' : 's are'} still open` : ''}\n`,
       );
     });
 

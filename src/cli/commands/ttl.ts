@@ -31,7 +31,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     }
     for (const e of r.expired) {
       out.info(
-        `${e.id}: ${e.from === 'last_cited' ? 'last cited' : 'dated'} ${e.since}, ${e.age_days} days ago > ttl_days ${e.ttl_days}${opts.apply && r.retired.includes(e.id) ? ' → retired' : ''}`,
+        `${e.id}: ${e.from === 'last_cited' ? 'last cited' : 'dated'} ${e.since}, ${e.age_days} days ` +
+          `ago > ttl_days ${e.ttl_days}${opts.apply && r.retired.includes(e.id) ? ' → retired' : ''}`,
       );
     }
     if (r.expired.length === 0) out.info('no active finding is past its ttl_days');

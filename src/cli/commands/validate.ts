@@ -23,7 +23,7 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
     const out = Output.from(io, opts, ['stylish', 'json', 'sarif', 'github']);
     const root = await resolveRoot(opts.root, io);
     const ctx = { root, files: worktreeFiles(root), commit: null };
-    let diagnostics;
+    let diagnostics: Awaited<ReturnType<typeof validateRepository>>;
     if (paths.length === 0) {
       diagnostics = await validateRepository(ctx);
     } else {
@@ -35,7 +35,8 @@ export async function run(args: string[], io: CliIo): Promise<ExitCode> {
         const kind = classifyPath(file);
         if (kind === null)
           throw new UsageError(
-            `${file}: not a file validate knows (registry .jsonl, artifact .md, constraints/index.json, measurements/*.json, reviews/*.jsonl, tasks/*.json, roles.json, candidates.jsonl, sources.json, config.json)`,
+            `${file}: not a file validate knows (registry .jsonl, artifact .md, constraints/index.json, ` +
+              `measurements/*.json, reviews/*.jsonl, tasks/*.json, roles.json, candidates.jsonl, sources.json, config.json)`,
           );
         let text: string;
         try {

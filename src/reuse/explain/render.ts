@@ -27,7 +27,9 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
     if (m === null) out.push('  no measurement yet (findings constraint measure)');
     else {
       out.push(
-        `  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} labelled${m.precision === null ? '' : ` (${formatInterval(m.true_positives, m.labelled)})`}, ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`,
+        `  measured precision ${pct(m.precision)}: ${m.true_positives} true / ${m.false_positives} false positives of ${m.labelled} ` +
+          `labelled${m.precision === null ? '' : ` (${formatInterval(m.true_positives, m.labelled)})`},` +
+          ` ${m.hits} hits in ${m.samples} samples at ${m.measured_at_commit.slice(0, 12)}  ${at(m.file, m.line)}`,
       );
       for (const h of m.labelled_hits)
         out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
@@ -35,7 +37,8 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
     const s = extras.suppressions;
     if (s)
       out.push(
-        `  inline suppressions at HEAD: ${s.markers} in ${s.files} file(s)${s.without_reason > 0 ? `, ${s.without_reason} without a reason (they suppress nothing)` : ''}`,
+        `  inline suppressions at HEAD: ${s.markers} in ${s.files} ` +
+          `file(s)${s.without_reason > 0 ? `, ${s.without_reason} without a reason (they suppress nothing)` : ''}`,
       );
     const b = extras.baseline;
     if (b) out.push(`  baseline: ${b.violations} violation(s) in ${b.files} file(s)  ${b.file}`);
@@ -49,7 +52,8 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
     const r = c.registry;
     head('registry', r.id, r.file, r.line);
     out.push(
-      `  tier ${r.tier}, status ${r.status}${r.superseded_by ? ` (superseded by ${r.superseded_by})` : ''}, date ${r.date}, hit_count ${r.hit_count}, last cited ${r.last_cited ?? 'never'}`,
+      `  tier ${r.tier}, status ${r.status}${r.superseded_by ? ` (superseded by ${r.superseded_by})` : ''},` +
+        ` date ${r.date}, hit_count ${r.hit_count}, last cited ${r.last_cited ?? 'never'}`,
     );
     out.push(`  source: repo ${r.source.repo}, session ${r.source.session}, file ${r.source.file}, skill ${r.source.skill}`);
   }
@@ -67,7 +71,8 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
     head('review', `[F-${r.short_id}] task ${r.task}, round ${r.round}, ${r.origin}`, r.file, r.line);
     const where = r.at ? `${r.at.file}${r.at.line !== null ? `:${r.at.line}` : ''}` : '—';
     out.push(
-      `  ${r.severity}, ${r.status}${r.evidence_ref ? ', cited by the candidate' : ''}: ${where} — ${r.expected} → ${r.actual}${r.fix ? ` → ${r.fix}` : ''}`,
+      `  ${r.severity}, ${r.status}${r.evidence_ref ? ', cited by the candidate' : ''}: ${where} ` +
+        `— ${r.expected} → ${r.actual}${r.fix ? ` → ${r.fix}` : ''}`,
     );
   }
   for (const t of c.tasks) {
@@ -93,7 +98,7 @@ function ordered(value: unknown, shape: KeyShape | undefined): unknown {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out = Object.create(null) as Record<string, unknown>;
   for (const k of [...named, ...rest]) {
-    if (Object.prototype.hasOwnProperty.call(obj, k) && obj[k] !== undefined) out[k] = ordered(obj[k], shape?.nested?.[k]);
+    if (Object.hasOwn(obj, k) && obj[k] !== undefined) out[k] = ordered(obj[k], shape?.nested?.[k]);
   }
   return out;
 }
