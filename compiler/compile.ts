@@ -10,14 +10,13 @@
  */
 import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
-import { decodeText, findFence, MAX_FRONT_MATTER_FILE_BYTES, yamlBetweenFences, type FrontMatterResult } from '../src/frontmatter.js';
+import { decodeText, findFence, MAX_FRONT_MATTER_FILE_BYTES, readFrontMatter, type FrontMatterResult } from '../src/frontmatter.js';
 import { artifactPath, idFileNameProblem, Layout, planningRulePath, preMortemCheckPath } from '../src/layout.js';
 import type { RegistryLine } from '../src/registry/reader.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
 import { freshEntry, qualifiedEntry, retiredEntry } from './constraints.js';
-import { readFrontMatterRemark } from './markdown.js';
 import { checkArtifact, findingKeyLine, idFromPath, normalizeTargets, type Finding } from './model.js';
-import { canonicalEntries, carryLifecycle, promotedFrontMatter, renderPromotedArtifact } from './promote.js';
+import { canonicalEntries, carryLifecycle, promotedFrontMatter, promotedYaml, renderPromotedArtifact } from './promote.js';
 import { qualify, type FixtureSource } from './qualify.js';
 import { ruleOutputs, upstreamChecksKept } from './rules.js';
 
@@ -51,10 +50,10 @@ export interface CompileResult {
 }
 
 export function parseArtifact(text: Buffer | string, file: string, cache: ParseCache | undefined): FrontMatterResult {
-  if (!cache) return readFrontMatterRemark(text, file);
+  if (!cache) return readFrontMatter(text, file);
   const hit = cache.get(text, file);
   if (hit) return hit;
-  const r = readFrontMatterRemark(text, file);
+  const r = readFrontMatter(text, file);
   cache.set(text, file, r);
   return r;
 }
@@ -128,8 +127,7 @@ export function compile(inputs: CompileInputs): CompileResult {
         continue;
       }
       const data = promotedFrontMatter(entry);
-      const fence = findFence(text, path);
-      const yaml = fence.ok ? yamlBetweenFences(text, fence.fence) : '';
+      const yaml = promotedYaml(text);
       outputs.set(path, text);
       findings.set(entry.id, { id: entry.id, path, data, yaml, yamlLine: 2, targets: normalizeTargets(data.compiler_targets) });
       // Seeds the memo: the rendered text parses to exactly this data (a test holds the
@@ -150,7 +148,7 @@ export function compile(inputs: CompileInputs): CompileResult {
     const decoded = decodeText(text, target.path);
     const fence = decoded.ok ? findFence(decoded.text, target.path) : null;
     const edited = fence?.ok && decoded.ok ? carryLifecycle(decoded.text, fence.fence.closeLine, entry.status, superseder) : null;
-    const recheck = edited === null ? null : checkArtifact(target.path, readFrontMatterRemark(edited, target.path));
+    const recheck = edited === null ? null : checkArtifact(target.path, readFrontMatter(edited, target.path));
     if (edited === null || !recheck?.ok) {
       diagnostics.push(
         diagnostic({

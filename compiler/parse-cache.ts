@@ -12,15 +12,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
-import { decodeText, findFence, yamlBetweenFences, type FrontMatterData, type FrontMatterResult } from '../src/frontmatter.js';
-import { gitDir } from '../src/git/core.js';
+import { decodeText, type FrontMatterData, type FrontMatterResult } from '../src/frontmatter.js';
 import { VERSION } from '../src/version.js';
 import type { ParseCache } from './compile.js';
 import { sweepFolder, writeFast } from './emit.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
-type Stored = { ok: true; data: FrontMatterData } | { ok: false; diagnostics: Diagnostic[] };
+/** `yamlLength`: the YAML text is the line after the opening fence onwards, this many characters. */
+type Stored = { ok: true; data: FrontMatterData; yamlLength: number } | { ok: false; diagnostics: Diagnostic[] };
 
 const keyOf = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('base64url');
 
@@ -36,9 +36,8 @@ export interface PersistentParseCache extends ParseCache {
   save(): void;
 }
 
-/** Opens the repository's persistent memo, or null outside a git repository. */
-export async function openParseCache(root: string): Promise<PersistentParseCache | null> {
-  const dir = await gitDir(root).catch(() => null);
+/** Opens the repository's persistent memo in its git directory, or null without one. */
+export function openParseCache(dir: string | null): PersistentParseCache | null {
   if (!dir) return null;
   const file = path.join(dir, 'findings-compiler', 'parse-cache.json');
   let stored: Record<string, Stored> = Object.create(null) as Record<string, Stored>;
@@ -63,15 +62,16 @@ export async function openParseCache(root: string): Promise<PersistentParseCache
       used.set(key, s);
       let r: FrontMatterResult;
       if (s.ok) {
-        // The YAML text is re-sliced from the bytes (cheap) rather than stored twice.
+        // The YAML text is re-sliced from the bytes (cheap, and no front-matter parser is loaded)
+        // rather than stored twice.
         const decoded = decodeText(bytes, f);
-        const fence = decoded.ok ? findFence(decoded.text, f) : null;
-        if (!decoded.ok || !fence?.ok) return undefined;
+        if (!decoded.ok || typeof s.yamlLength !== 'number') return undefined;
+        const start = decoded.text.indexOf('\n') + 1;
         r = {
           ok: true,
           data: Object.assign(Object.create(null) as FrontMatterData, s.data),
           yamlLine: 2,
-          yaml: yamlBetweenFences(decoded.text, fence.fence),
+          yaml: decoded.text.slice(start, start + s.yamlLength),
         };
       } else {
         r = { ok: false, diagnostics: s.diagnostics.map((d) => ({ ...d, file: f })) };
@@ -82,7 +82,7 @@ export async function openParseCache(root: string): Promise<PersistentParseCache
     set(bytes, _f, r) {
       const key = keyOf(bytes);
       memo.set(key, r);
-      used.set(key, r.ok ? { ok: true, data: r.data } : { ok: false, diagnostics: [...r.diagnostics] });
+      used.set(key, r.ok ? { ok: true, data: r.data, yamlLength: r.yaml.length } : { ok: false, diagnostics: [...r.diagnostics] });
       added = true;
     },
     save() {

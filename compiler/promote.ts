@@ -81,6 +81,16 @@ function scopeTags(e: RegistryEntry): string[] {
  * The Markdown of a promoted artifact. Telemetry (`hit_count`, `last_cited`) stays in the
  * registry: it changes on every citation, and an artifact is never rewritten after promotion.
  */
+/**
+ * The YAML text of an artifact this module rendered: from the line after the opening `---` to the
+ * closing `---` line. The template's front matter holds no other line starting with `---` (every
+ * value is a quoted scalar or a flow list), so the first "\n---" is its close; a test holds this
+ * to what readFrontMatter reads. It spares gray-matter 10,000 calls in a cold compile. Pure.
+ */
+export function promotedYaml(text: string): string {
+  return text.slice(text.indexOf('\n') + 1, text.indexOf('\n---', 3) + 1);
+}
+
 export function renderPromotedArtifact(e: RegistryEntry): string {
   const fm = promotedFrontMatter(e);
   return renderTemplate(template('finding'), {

@@ -2,16 +2,17 @@
  * `findings compile [--check]` without the CLI: load, compile, compare, and (unless checking)
  * write only files whose bytes change and remove orphans, all under compile.lock.
  */
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { withLock } from '../src/fs/lock.js';
+import { gitDir } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
-import { fastWorktreeFiles } from './fast-files.js';
-import { compile } from './compile.js';
 import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
 import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
-import { loadCompileInputs } from './load.js';
-import { openParseCache } from './parse-cache.js';
+import { fastWorktreeFiles } from './fast-files.js';
+import { listRawInputs, readFixtures, readPaths, readRawInputs, type RawInputs } from './raw-inputs.js';
+import { fixturesKey, inputsKey, openResultMemo, pathsKey, SETTLED_MS, sameStamps, stampsOf, type StoredResult } from './result-memo.js';
 
 export type ChangeAction = 'created' | 'updated' | 'removed' | 'missing' | 'stale' | 'orphaned';
 
@@ -25,18 +26,74 @@ export interface CompileRun {
 const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed' } as const;
 
 /** Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead. */
-export async function runCompile(root: string, options: { check: boolean }): Promise<CompileRun> {
+export async function runCompile(root: string, options: { check: boolean; settledMs?: number }): Promise<CompileRun> {
+  // How long before this run a file must have last changed for its stamp to count (tests shorten it).
+  const settledMs = options.settledMs ?? SETTLED_MS;
   const once = async (): Promise<CompileRun> => {
     // Under compile.lock: whatever a killed writer left is swept before anything is written.
+    const startedMs = Date.now();
     if (!options.check) sweepTempFiles(root);
-    const cache = await openParseCache(root);
-    const inputs = await loadCompileInputs(fastWorktreeFiles(root), cache ?? undefined);
+    const files = fastWorktreeFiles(root);
+    const dir = dotGitDir(root) ?? (await gitDir(root).catch(() => null));
+    const memo = openResultMemo(dir);
+    // The registry first (an unreadable one is exit 2, before any listing), then the folders.
+    const registryBytes = files.readSync(Layout.registry);
+    const listed = await listRawInputs(files);
+    const paths = readPaths(listed);
+    const stored = memo.stored;
+    let raw: RawInputs | null = null;
+    let key: string | null = null;
+    let hit: StoredResult | null = null;
+    if (stored !== null && sameStamps(stored, root, paths, startedMs - settledMs)) hit = stored;
+    else {
+      raw = await readRawInputs(files, { registryBytes, listed });
+      key = inputsKey(raw);
+      hit = memo.lookup(key);
+    }
+    if (hit !== null) {
+      const fixtures = await readFixtures(files, hit.fixtureRefs);
+      if (fixturesKey(fixtures) === hit.fixtures) {
+        // The same bytes as a compile that found nothing to write: the same answer (compiler/result-memo.ts).
+        const diagnostics = [...hit.diagnostics];
+        if (!options.check) {
+          // A hit by content whose stamps were missing or have moved: keep the stamps for next time.
+          if (raw !== null) {
+            const stamps = stampsOf(root, paths, startedMs - settledMs);
+            if (stamps !== null) memo.save({ ...hit, stamps: { paths: pathsKey(paths), of: stamps } });
+          }
+          return { diagnostics, changes: [] };
+        }
+        const index = raw !== null ? raw.contents.get(Layout.constraintIndex) : files.readSync(Layout.constraintIndex);
+        return { diagnostics, changes: [], compiledIndex: hit.index && index ? index.toString('utf8') : null };
+      }
+    }
+    raw ??= await readRawInputs(files, { registryBytes, listed });
+    key ??= inputsKey(raw);
+    // The parsers, validators, matching engine and the compiler are loaded only here.
+    const [{ loadCompileInputs }, { compile }, { openParseCache }] = await Promise.all([
+      import('./load.js'),
+      import('./compile.js'),
+      import('./parse-cache.js'),
+    ]);
+    const cache = openParseCache(dir);
+    const inputs = await loadCompileInputs(files, cache ?? undefined, raw);
     const result = compile(inputs);
     if (!options.check) cache?.save();
-    const contained = containedDrift(root, diffOutputs(inputs, result));
+    const found = diffOutputs(inputs, result);
+    const contained = containedDrift(root, found);
     const drift = contained.drift;
     const diagnostics =
       contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
+    if (!options.check && found.length === 0 && contained.diagnostics.length === 0) {
+      memo.save({
+        inputs: key,
+        fixtureRefs: [...inputs.fixtures.keys()].sort(),
+        fixtures: fixturesKey(inputs.fixtures),
+        diagnostics,
+        index: result.outputs.has(Layout.constraintIndex),
+        stamps: stampOf(root, paths, startedMs - settledMs),
+      });
+    }
     if (options.check)
       return {
         diagnostics,
@@ -44,10 +101,12 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
         compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
       };
     // The index goes last: the gate reads it, and everything it points at is then in place.
+    const madeFolders = new Set<string>();
     await pool(
       drift.filter((d) => d.path !== Layout.constraintIndex),
       16,
-      async (d) => (d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!)),
+      async (d) =>
+        d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!, madeFolders),
     );
     for (const d of drift.filter((x) => x.path === Layout.constraintIndex)) await writeOutput(root, d.path, result.outputs.get(d.path)!);
     return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
@@ -57,6 +116,27 @@ export async function runCompile(root: string, options: { check: boolean }): Pro
   const lockProblem = outputFolderProblem(root, Layout.constraintsDir);
   if (lockProblem !== null) return { diagnostics: [outsideRoot(Layout.constraintsDir, lockProblem)], changes: [] };
   return withLock(path.join(root, Layout.compileLock), once);
+}
+
+function stampOf(root: string, paths: readonly string[], settledBefore: number): StoredResult['stamps'] {
+  const of = stampsOf(root, paths, settledBefore);
+  return of === null ? null : { paths: pathsKey(paths), of };
+}
+
+/**
+ * The git directory of `root` read from its `.git` (a folder, or a `gitdir:` file in a linked
+ * worktree), which is where `git rev-parse --absolute-git-dir` points for such a root; null when
+ * `.git` is neither, and the caller asks git. Saves a process per compile (the memos live there).
+ */
+function dotGitDir(root: string): string | null {
+  const dotGit = path.join(root, '.git');
+  try {
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+    const m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'));
+    return m ? path.resolve(root, m[1]!) : null;
+  } catch {
+    return null;
+  }
 }
 
 function outsideRoot(dir: string, problem: string): Diagnostic {

@@ -8,8 +8,15 @@
  * keeps the first three `- ` items: pattern, question, action. Any other plain line met before
  * the first item is taken as the first item — which is why the template has no introduction
  * sentence of its own.
+ *
+ * The front matter is split here by hand, not by src/frontmatter.ts: this is upstream's reader
+ * (it closes at the first line that is `---` once trimmed), imitated on purpose. `yaml` is
+ * required only when a file on disk differs from the rendered one (docs/stack-pitfalls.md#9).
  */
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+const require = createRequire(import.meta.url);
 
 const PREAMBLE = 'Prevent this known failure mode';
 
@@ -48,6 +55,7 @@ function frontMatterData(text: string): Record<string, unknown> | null {
   const { yaml } = splitFrontMatter(text);
   if (yaml === null) return null;
   try {
+    const { parse } = require('yaml') as typeof Yaml;
     const data: unknown = parse(yaml, { version: '1.2', schema: 'core', customTags: [], maxAliasCount: 0 });
     return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
   } catch {

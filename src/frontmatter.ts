@@ -1,21 +1,35 @@
 /**
  * Front matter of Markdown files, read safely (docs/stack-pitfalls.md#6; ARCHITECTURE.md "Front matter").
  *
- * Two readers share every rule here: the compiler's (unified + remark-frontmatter, in
- * compiler/markdown.ts) and this module's fast one (a hardened gray-matter), which
- * `findings validate` uses so the pre-commit path never loads unified (docs/stack-pitfalls.md#9).
- * Both give the same data or the same refusal (a test holds them to it).
+ * One reader for every path (compile, `findings validate`, the hooks' checklist lookup, pull,
+ * explain): gray-matter finds the block (its opening line, its language, where it closes) and
+ * hands the text between the fences to its `yaml` engine, which is the `yaml` package here. The
+ * checks below only judge gray-matter's answer: a block it found is refused when its closing line
+ * is not exactly `---` (gray-matter closes at any line starting with `---`) or when it never
+ * closes (gray-matter then takes the whole file).
  *
  * What "safe" means: YAML is parsed as YAML 1.2 core schema (dates stay strings, `0755` stays a
  * decimal 755 as YAML 1.2 says, no custom tags), aliases are capped (no "billion laughs"), keys that
- * could reach an object prototype are refused, nothing is ever executed (`---js` is an error),
- * an unclosed fence is an error, and files over a size cap or with binary bytes are refused
- * before any parsing.
+ * could reach an object prototype are refused, nothing is ever executed (`---js` is an error and
+ * every code engine of gray-matter is replaced by one that refuses), an unclosed fence is an
+ * error, and files over a size cap or with binary bytes are refused before any parsing.
+ *
+ * Speed: gray-matter (with js-yaml, which it loads for its default engine) and `yaml` are loaded
+ * on the first parse, not on import: the compiler's parse memo answers a no-op compile without
+ * them, and the pre-commit path loads this module for its types and size cap only
+ * (docs/stack-pitfalls.md#9).
  */
-import matter from 'gray-matter';
-import { isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type GrayMatter from 'gray-matter';
+import type * as Yaml from 'yaml';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { lineAt, positionAt } from './text-position.js';
+
+const require = createRequire(import.meta.url);
+let grayMatterModule: typeof GrayMatter | undefined;
+let yamlModule: typeof Yaml | undefined;
+const grayMatter = (): typeof GrayMatter => (grayMatterModule ??= require('gray-matter') as typeof GrayMatter);
+const yamlLib = (): typeof Yaml => (yamlModule ??= require('yaml') as typeof Yaml);
 
 /** Artifacts are small; anything bigger is refused without being parsed (hostile-input cap). */
 export const MAX_FRONT_MATTER_FILE_BYTES = 1024 * 1024;
@@ -91,69 +105,88 @@ export interface FenceInfo {
   readonly end: number;
 }
 
+const NO_FRONT_MATTER = 'file does not start with a YAML front matter block ("---")';
+const UNCLOSED = 'front matter opened on line 1 is never closed with "---"';
+
 /**
- * Checks the opening fence and finds the closing one. The opening line must be exactly `---`;
- * `---js` & co. are refused (never code), other `---<lang>` too (only YAML is read).
+ * Where gray-matter finds the front matter of `text`, judged by the rules above: the opening line
+ * must be exactly `---` (`---js` & co. are refused as code, any other `---<lang>` as unsupported),
+ * and the line gray-matter closes at must be exactly `---`. `parseYaml` is gray-matter's `yaml`
+ * engine, given the text between the fence lines as written (null: find the block only). A YAML
+ * refusal is thrown only once the block itself is sound, so a fence problem is reported first.
+ * `data` is null when gray-matter did not call the engine (a block of comments only). Pure.
  */
-export function findFence(text: string, file: string): { ok: true; fence: FenceInfo } | { ok: false; result: FrontMatterResult } {
-  const firstBreak = text.indexOf('\n');
-  const first = (firstBreak === -1 ? text : text.slice(0, firstBreak)).replace(/\r$/, '');
-  if (!first.startsWith('---'))
-    return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', 'file does not start with a YAML front matter block ("---")') };
-  const lang = first.slice(3).trim();
-  if (lang !== '') {
-    if (CODE_LANGUAGES.has(lang.toLowerCase())) {
-      return {
-        ok: false,
-        result: fail(
-          file,
-          1,
-          'artifact/front-matter-language',
-          `front matter language "${lang}" is code and is never executed; write YAML between plain "---" fences`,
-        ),
-      };
-    }
-    if (/^-+$/.test(lang) || /^-/.test(first.slice(3))) {
-      return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', 'file does not start with a YAML front matter block ("---")') };
-    }
+function splitFrontMatter(
+  text: string,
+  file: string,
+  parseYaml: ((yaml: string) => object) | null,
+): { ok: true; fence: FenceInfo; data: object | null } | { ok: false; result: FrontMatterResult } {
+  const matter = grayMatter();
+  // gray-matter's own test and language detection (it reads the rest of the first line; give
+  // it a line break to stop at when the file is one line).
+  if (!matter.test(text)) return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', NO_FRONT_MATTER) };
+  const language = matter.language(text.includes('\n') ? text : `${text}\n`);
+  if (language.name !== '') {
+    if (/^-/.test(language.raw)) return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', NO_FRONT_MATTER) };
+    const code = CODE_LANGUAGES.has(language.name.toLowerCase());
+    const message = code
+      ? `front matter language "${language.name}" is code and is never executed; write YAML between plain "---" fences`
+      : `front matter language "${language.name}" is not supported; only YAML between plain "---" fences is read`;
+    return { ok: false, result: fail(file, 1, 'artifact/front-matter-language', message) };
+  }
+  let seen: string | undefined;
+  let data: object | null = null;
+  let refusal: unknown = null;
+  const yamlEngine = {
+    parse: (block: string): object => {
+      seen = block;
+      if (parseYaml === null) return {};
+      try {
+        // The block runs from the opening line's break to just before the closing line.
+        data = parseYaml(`${block.slice(block.indexOf('\n') + 1)}\n`);
+      } catch (error) {
+        refusal = error;
+      }
+      return {};
+    },
+    stringify: (): string => {
+      throw new Error('not used');
+    },
+  };
+  const parsed = matter(text, {
+    language: 'yaml',
+    delimiters: '---',
+    excerpt: false,
+    engines: { ...CODE_ENGINES, yaml: yamlEngine, yml: yamlEngine },
+  } as unknown as Parameters<typeof GrayMatter>[1]) as { matter?: string };
+  const block = parsed.matter ?? seen;
+  // No block: `----…` on the first line (gray-matter's "not a delimiter").
+  if (block === undefined) return { ok: false, result: fail(file, 1, 'artifact/no-front-matter', NO_FRONT_MATTER) };
+  const closeAt = 3 + block.length; // the "\n" before the closing "---" (the language is empty)
+  if (closeAt >= text.length) return { ok: false, result: fail(file, 1, 'artifact/unclosed-front-matter', UNCLOSED) };
+  const closeLine = lineAt(text, closeAt + 1);
+  const nl = text.indexOf('\n', closeAt + 1);
+  const closing = nl === -1 ? text.slice(closeAt + 1) : text.slice(closeAt + 1, nl);
+  if (!/^---[ \t]*\r?$/.test(closing)) {
+    // gray-matter closed at a line that only starts with "---": refuse rather than guess.
     return {
       ok: false,
       result: fail(
         file,
-        1,
-        'artifact/front-matter-language',
-        `front matter language "${lang}" is not supported; only YAML between plain "---" fences is read`,
+        closeLine,
+        'artifact/ambiguous-fence',
+        'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"',
       ),
     };
   }
-  if (firstBreak === -1)
-    return {
-      ok: false,
-      result: fail(file, 1, 'artifact/unclosed-front-matter', 'front matter opened on line 1 is never closed with "---"'),
-    };
-  let pos = firstBreak + 1;
-  let line = 2;
-  while (pos <= text.length) {
-    const nl = text.indexOf('\n', pos);
-    const raw = nl === -1 ? text.slice(pos) : text.slice(pos, nl);
-    if (/^---[ \t]*\r?$/.test(raw)) return { ok: true, fence: { closeLine: line, end: nl === -1 ? text.length : nl + 1 } };
-    // gray-matter would close here and remark would not: refuse rather than let readers disagree.
-    if (raw.startsWith('---')) {
-      return {
-        ok: false,
-        result: fail(
-          file,
-          line,
-          'artifact/ambiguous-fence',
-          'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"',
-        ),
-      };
-    }
-    if (nl === -1) break;
-    pos = nl + 1;
-    line += 1;
-  }
-  return { ok: false, result: fail(file, 1, 'artifact/unclosed-front-matter', 'front matter opened on line 1 is never closed with "---"') };
+  if (refusal !== null) throw refusal;
+  return { ok: true, fence: { closeLine, end: nl === -1 ? text.length : nl + 1 }, data };
+}
+
+/** Where the front matter of a (decoded) text is, without parsing its YAML (gray-matter's split). */
+export function findFence(text: string, file: string): { ok: true; fence: FenceInfo } | { ok: false; result: FrontMatterResult } {
+  const split = splitFrontMatter(text, file, null);
+  return split.ok ? { ok: true, fence: split.fence } : split;
 }
 
 /** Thrown by the YAML engine inside gray-matter; carries what the diagnostic needs. */
@@ -168,7 +201,8 @@ class YamlRefusal extends Error {
   }
 }
 
-function refuseHostileKeys(doc: Document, lineOf: (offset: number) => { line: number; col: number }): YamlRefusal | null {
+function refuseHostileKeys(doc: Yaml.Document, lineOf: (offset: number) => { line: number; col: number }): YamlRefusal | null {
+  const { isMap, isPair, isScalar, isSeq, visit } = yamlLib();
   let found: YamlRefusal | null = null;
   visit(doc, {
     Pair(_, pair) {
@@ -202,7 +236,7 @@ function refuseHostileKeys(doc: Document, lineOf: (offset: number) => { line: nu
  * YAML's first line, for messages. Throws YamlRefusal (caught by the readers).
  */
 function parseYaml12Or(yaml: string, firstLine: number): FrontMatterData {
-  const doc = parseDocument(yaml, {
+  const doc = yamlLib().parseDocument(yaml, {
     version: '1.2',
     schema: 'core',
     customTags: [],
@@ -236,77 +270,40 @@ function parseYaml12Or(yaml: string, firstLine: number): FrontMatterData {
   return Object.assign(Object.create(null) as FrontMatterData, value);
 }
 
-/** Parses front-matter YAML into a result value (never throws). Shared by both readers. */
-export function parseFrontMatterYaml(yaml: string, firstLine: number, file: string): FrontMatterResult {
-  try {
-    return { ok: true, data: parseYaml12Or(yaml, firstLine), yamlLine: firstLine, yaml };
-  } catch (error) {
-    if (error instanceof YamlRefusal) return fail(file, error.line, error.ruleId, error.message, error.column);
-    throw error;
-  }
-}
-
 const refuse = (language: string) => (): never => {
   throw new YamlRefusal('artifact/front-matter-language', 1, 1, `front matter language "${language}" is code and is never executed`);
 };
 
+const CODE_ENGINES = Object.fromEntries(
+  [...CODE_LANGUAGES].map((language) => [language, { parse: refuse(language), stringify: refuse(language) }]),
+);
+
 /**
- * Reads a Markdown file's front matter with gray-matter, hardened: every engine is replaced
- * (yaml → the YAML 1.2 parse above; js/javascript/coffee/coffeescript/cson → refuse), options
- * are always passed (so gray-matter's content cache is bypassed), and the fences are checked
- * here (gray-matter accepts an unclosed fence). Pure.
+ * Reads a Markdown file's front matter: gray-matter splits it and calls its `yaml` engine, which
+ * is the YAML 1.2 parse above; every code engine refuses. Options are always passed, so
+ * gray-matter's content cache (which would hand out one shared data object) is bypassed. Pure.
  */
 export function readFrontMatter(bytes: Buffer | string, file: string): FrontMatterResult {
   const decoded = decodeText(bytes, file);
   if (!decoded.ok) return { ok: false, diagnostics: decoded.diagnostics };
   const text = decoded.text;
-  const fence = findFence(text, file);
-  if (!fence.ok) return fence.result;
-  const yaml = yamlBetweenFences(text, fence.fence);
-  let called = false;
-  const yamlEngine = {
-    parse: (str: string): object => {
-      called = true;
-      // gray-matter closes at the first "\n---" even mid-line; insist it agrees with the real fence.
-      if (trimBreaks(str) !== trimBreaks(yaml)) {
-        throw new YamlRefusal(
-          'artifact/unclosed-front-matter',
-          2,
-          1,
-          'a line starting with "---" inside the front matter is ambiguous; the block must end with a line that is exactly "---"',
-        );
-      }
-      return parseYaml12Or(yaml, 2);
-    },
-    stringify: (): string => {
-      throw new Error('not used');
-    },
-  };
-  let data: FrontMatterData;
+  let split: ReturnType<typeof splitFrontMatter>;
   try {
-    const parsed = matter(text, {
-      language: 'yaml',
-      delimiters: '---',
-      excerpt: false,
-      engines: {
-        yaml: yamlEngine,
-        yml: yamlEngine,
-        js: { parse: refuse('js'), stringify: refuse('js') },
-        javascript: { parse: refuse('javascript'), stringify: refuse('javascript') },
-        coffee: { parse: refuse('coffee'), stringify: refuse('coffee') },
-        coffeescript: { parse: refuse('coffeescript'), stringify: refuse('coffeescript') },
-        cson: { parse: refuse('cson'), stringify: refuse('cson') },
-      },
-    } as unknown as Parameters<typeof matter>[1]);
-    data = called ? (parsed.data as FrontMatterData) : (Object.create(null) as FrontMatterData);
+    split = splitFrontMatter(text, file, (yaml) => parseYaml12Or(yaml, 2));
   } catch (error) {
     if (error instanceof YamlRefusal) return fail(file, error.line, error.ruleId, error.message, error.column);
     throw error;
   }
-  return { ok: true, data: Object.assign(Object.create(null) as FrontMatterData, data), yamlLine: 2, yaml };
+  if (!split.ok) return split.result;
+  // gray-matter skips the engine for a block of comments only: that is an empty mapping.
+  const data = split.data ?? (Object.create(null) as FrontMatterData);
+  return {
+    ok: true,
+    data: Object.assign(Object.create(null) as FrontMatterData, data),
+    yamlLine: 2,
+    yaml: yamlBetweenFences(text, split.fence),
+  };
 }
-
-const trimBreaks = (s: string): string => s.replace(/^\r?\n/, '').replace(/[\r\n]+$/, '');
 
 /** The YAML text between the opening fence line and the closing fence line. */
 export function yamlBetweenFences(text: string, fence: FenceInfo): string {

@@ -1,5 +1,5 @@
 /**
- * simple-git, for the non-hot operations (doctor, init's hook set-up, pull). Kept out of
+ * simple-git, for `findings doctor`'s set-up inspection (ARCHITECTURE.md "Libraries"). Kept out of
  * src/git/core.ts so the hooks, which only use plain child_process, never load it (docs/hooks.md
  * "Speed": simple-git and its dependencies are 14 module files).
  */

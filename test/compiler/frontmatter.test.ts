@@ -1,14 +1,16 @@
-/** Front-matter readers: hostile input, and parity of the remark reader with the fast gray-matter one. */
+/**
+ * The one front-matter reader (gray-matter splits, the `yaml` package parses): hostile input, the
+ * fence rules judged on gray-matter's split, and the promoted artifacts' round trip.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFrontMatterRemark } from '../../compiler/markdown.js';
-import { renderPromotedArtifact, promotedFrontMatter } from '../../compiler/promote.js';
-import { readFrontMatter } from '../../src/frontmatter.js';
+import { promotedFrontMatter, promotedYaml, renderPromotedArtifact } from '../../compiler/promote.js';
+import { findFence, readFrontMatter } from '../../src/frontmatter.js';
 import type { RegistryEntry } from '../../src/types.js';
 import { FIXTURES } from '../helpers/repo.js';
 
-const both = (text: string | Buffer) => ({ fast: readFrontMatter(text, 'f.md'), remark: readFrontMatterRemark(text, 'f.md') });
+const read = (text: string | Buffer) => readFrontMatter(text, 'f.md');
 const rule = (r: ReturnType<typeof readFrontMatter>) => (r.ok ? 'ok' : r.diagnostics[0]!.ruleId);
 
 const HOSTILE: Record<string, [string | Buffer, string]> = {
@@ -35,26 +37,21 @@ const HOSTILE: Record<string, [string | Buffer, string]> = {
 describe('hostile front matter', () => {
   for (const [name, [text, ruleId]] of Object.entries(HOSTILE)) {
     it(name, () => {
-      const r = both(text);
-      expect(rule(r.fast)).toBe(ruleId);
-      expect(rule(r.remark)).toBe(ruleId);
-      expect(r.fast).toEqual(r.remark);
+      expect(rule(read(text))).toBe(ruleId);
       expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
       expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
     });
   }
 
   it('YAML 1.2: dates stay strings, 0755 is decimal, yes is a string', () => {
-    const r = both('---\ndate: 2026-01-02\nmode: 0755\nflag: yes\n---\n');
-    expect(r.fast.ok && { ...r.fast.data }).toEqual({ date: '2026-01-02', mode: 755, flag: 'yes' });
-    expect(r.remark).toEqual(r.fast);
+    const r = read('---\ndate: 2026-01-02\nmode: 0755\nflag: yes\n---\n');
+    expect(r.ok && { ...r.data }).toEqual({ date: '2026-01-02', mode: 755, flag: 'yes' });
   });
 
   it('points at the line of a YAML error', () => {
-    const r = both('---\na: 1\nb: [unclosed\n---\n');
-    expect(r.fast.ok).toBe(false);
-    expect(!r.fast.ok && r.fast.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
-    expect(r.remark).toEqual(r.fast);
+    const r = read('---\na: 1\nb: [unclosed\n---\n');
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
   });
 });
 
@@ -68,14 +65,64 @@ function mdFiles(dir: string): string[] {
   return out;
 }
 
-describe('parser parity', () => {
+describe('the block is where gray-matter finds it', () => {
+  const cases: [string, string, number | null, string][] = [
+    // text, rule or 'ok', line of the diagnostic (null: ok), yaml text read
+    ['---\nid: "x"\n---\nbody\n', 'ok', null, 'id: "x"\n'],
+    ['---\r\nid: "x"\r\n---\r\nbody\r\n', 'ok', null, 'id: "x"\r\n'],
+    ['---   \nid: "x"\n---  \n', 'ok', null, 'id: "x"\n'],
+    ['---\n---\n', 'ok', null, ''],
+    ['---\nid: "x"\n---', 'ok', null, 'id: "x"\n'],
+    ['---\n# only a comment\n---\n', 'ok', null, '# only a comment\n'],
+    ['---yaml\nid: "x"\n---\n', 'artifact/front-matter-language', 1, ''],
+    ['---js', 'artifact/front-matter-language', 1, ''],
+    ['----\nid: "x"\n----\n', 'artifact/no-front-matter', 1, ''],
+    ['\n---\nid: "x"\n---\n', 'artifact/no-front-matter', 1, ''],
+    ['---', 'artifact/unclosed-front-matter', 1, ''],
+    ['---\na: 1\nb: 2\n---- \n', 'artifact/ambiguous-fence', 4, ''],
+    // The fence is judged before the YAML: the bad YAML above the ambiguous line is not the report.
+    ['---\na: [\n---x\n---\n', 'artifact/ambiguous-fence', 3, ''],
+  ];
+  for (const [text, ruleId, line, yaml] of cases) {
+    it(JSON.stringify(text), () => {
+      const r = read(text);
+      expect(rule(r)).toBe(ruleId);
+      if (r.ok) {
+        expect(r.yaml).toBe(yaml);
+        expect(findFence(text, 'f.md').ok).toBe(true);
+      } else {
+        expect(r.diagnostics[0]!.line).toBe(line);
+        expect(findFence(text, 'f.md').ok || rule(r) === 'artifact/yaml').toBe(false);
+      }
+    });
+  }
+
+  it('a comment-only block is an empty mapping, and data never shares a prototype', () => {
+    const r = read('---\n# nothing\n---\n');
+    expect(r.ok && Object.keys(r.data)).toEqual([]);
+    expect(r.ok && Object.getPrototypeOf(r.data)).toBe(null);
+  });
+
+  it('gray-matter cache is bypassed: mutating one result does not leak into the next read', () => {
+    const text = '---\nid: "x"\n---\n';
+    const first = read(text);
+    if (first.ok) first.data['id'] = 'changed';
+    const second = read(text);
+    expect(second.ok && second.data['id']).toBe('x');
+  });
+});
+
+describe('fixtures', () => {
   const files = [...mdFiles(path.join(FIXTURES, 'compiler')), ...mdFiles(path.join(FIXTURES, 'agentops/.agents'))];
-  it(`remark and gray-matter readers agree on all ${files.length} fixture files`, () => {
+  it(`all ${files.length} fixture files read, and the block found without parsing is the block parsed`, () => {
     expect(files.length).toBeGreaterThan(20);
     for (const f of files) {
-      const text = readFileSync(f);
-      const r = both(text);
-      expect(r.remark, f).toEqual(r.fast);
+      const text = readFileSync(f, 'utf8');
+      const r = read(text);
+      const fence = findFence(text, f);
+      if (r.ok && fence.ok) expect(r.yaml, f).toBe(text.slice(text.indexOf('\n') + 1, text.lastIndexOf('\n', fence.fence.end - 2) + 1));
+      else if (!r.ok && r.diagnostics[0]!.ruleId !== 'artifact/yaml' && r.diagnostics[0]!.ruleId !== 'artifact/hostile-key')
+        expect(fence.ok, f).toBe(false);
     }
   });
 
@@ -102,8 +149,9 @@ describe('parser parity', () => {
       confidence: 'low',
     };
     const text = renderPromotedArtifact(entry);
-    const r = both(text);
-    expect(r.remark.ok && { ...r.remark.data }).toEqual(promotedFrontMatter(entry));
-    expect(r.fast).toEqual(r.remark);
+    const r = read(text);
+    expect(r.ok && { ...r.data }).toEqual(promotedFrontMatter(entry));
+    // The compiler takes the YAML text of what it rendered without a second split.
+    expect(r.ok && r.yaml).toBe(promotedYaml(text));
   });
 });
