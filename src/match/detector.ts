@@ -79,7 +79,9 @@ function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem:
     const why = error instanceof Error ? error.message : String(error);
     if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
       return {
-        problem: `pattern needs lookahead or a backreference, which cannot run in linear time (constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
+        problem:
+          'pattern needs lookahead or a backreference, which cannot run in linear time ' +
+          `(constraints use RE2 syntax; captureless lookbehind is fine): ${why}`,
       };
     }
     return { problem: `pattern does not compile: ${why}` };
@@ -105,7 +107,8 @@ function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { proble
   if (!/\(\?<[=!]/.test(pattern) && !isSafePattern(pattern)) {
     return {
       problem:
-        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); rewrite it without a quantified group that itself contains a quantifier',
+        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); ' +
+        'rewrite it without a quantified group that itself contains a quantifier',
     };
   }
   return compileRe2(pattern, flags);

@@ -34,8 +34,23 @@ function modulesLoaded(root: string, args: string[]): { code: number; modules: s
 }
 
 /** A package esbuild put into the bundle: it marks each module's code with a `// node_modules/<package>/…` line. */
-const BUNDLED_HEAVY =
-  /^\/\/ node_modules\/(?:unified|remark[^/]*|micromark[^/]*|mdast[^/]*|yaml|js-yaml|gray-matter|simple-git|@simple-git|@kwsites|safe-regex2|ret|ajv|commander)\//m;
+const HEAVY_PACKAGES = [
+  'unified',
+  'remark[^/]*',
+  'micromark[^/]*',
+  'mdast[^/]*',
+  'yaml',
+  'js-yaml',
+  'gray-matter',
+  'simple-git',
+  '@simple-git',
+  '@kwsites',
+  'safe-regex2',
+  'ret',
+  'ajv',
+  'commander',
+];
+const BUNDLED_HEAVY = new RegExp(`^// node_modules/(?:${HEAVY_PACKAGES.join('|')})/`, 'm');
 
 async function plainCommitRepo(): Promise<string> {
   const repo = await hookedRepo();
