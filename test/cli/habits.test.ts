@@ -35,6 +35,19 @@ describe('mistyped commands', () => {
   });
 });
 
+describe('a command group without its subcommand', () => {
+  it.each([
+    [['hook'], 'findings hook: give a subcommand: pre-commit, pre-merge-commit, pre-push'],
+    [['review'], 'findings review: give a subcommand: task,'],
+  ])('findings %j exits 2 with one line naming the subcommands (real bin)', async (args, message) => {
+    const r = await spawnFindings(args, { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stdout).toBe('');
+  });
+});
+
 describe('colours', () => {
   it.each([
     [false, {}, false],
