@@ -13,7 +13,8 @@ import { hash } from 'node:crypto';
 import { NULL_SHA } from '../git/core.js';
 import type { HistoryCommit } from '../git/history.js';
 import { compileAppliesTo } from '../match/applies.js';
-import { buildPrefilter, compileDetector, evaluate, type Matcher, type Prefilter } from '../match/detector.js';
+import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
+import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralScanner, type LiteralTree } from '../match/literals.js';
 import { LineTable } from '../text-position.js';
 import type { ConstraintEntry } from '../types.js';
 import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
@@ -24,24 +25,36 @@ export function isBinary(data: Buffer): boolean {
 }
 
 /**
- * Which constraints a text can match at all, decided for every constraint measured together at
- * once by the gate's own prefilter (src/match/detector.ts `buildPrefilter`: the literals every
- * match needs, src/match/literals.ts, then one re2js DFA pass per flag set). A constraint it
- * rules out is one whose pattern occurs nowhere in the text, so the text's verdict is known
- * without the slow general search (docs/lifecycle.md "Speed"); only the others are searched.
+ * Which constraints a text can match at all, by the literals every match needs
+ * (src/match/literals.ts, read from re2js's own prefilter): a text lacking them is one re2js
+ * would find nothing in, so its verdict is known without a search (docs/lifecycle.md "Speed").
+ * One scan per text serves every constraint measured together.
  */
 export class BlobScreen {
-  private readonly prefilter: Prefilter;
+  private readonly trees = new Map<Matcher, LiteralTree>();
+  private readonly scanner: LiteralScanner | null;
 
   constructor(matchers: readonly Matcher[]) {
-    this.prefilter = buildPrefilter([...new Set(matchers)]);
+    const table = new LiteralTable();
+    for (const m of matchers) {
+      const tree = this.trees.has(m) ? null : requiredLiterals(m.re2, table);
+      if (tree !== null) this.trees.set(m, tree);
+    }
+    this.scanner = literalScanner(table.literals);
   }
 
-  /** The matchers whose pattern may occur in `text` (a superset of those that do). */
-  mayMatch(text: string): ReadonlySet<Matcher> {
-    return this.prefilter.matching(text);
+  /** The matchers `text` cannot match (each a subset of those given); empty when nothing is screened. */
+  ruledOut(text: string): ReadonlySet<Matcher> {
+    const scanner = this.scanner;
+    if (scanner === null) return NONE_RULED_OUT;
+    scanner.scan(text);
+    let out: Set<Matcher> | null = null;
+    for (const [m, tree] of this.trees) if (!possible(tree, scanner.present, scanner.stamp)) (out ??= new Set()).add(m);
+    return out ?? NONE_RULED_OUT;
   }
 }
+
+const NONE_RULED_OUT: ReadonlySet<Matcher> = new Set();
 
 /**
  * The blobs of one batch, shared by every constraint replayed over it: each blob is decoded once
@@ -50,7 +63,6 @@ export class BlobScreen {
  */
 export class BatchBlobs {
   private readonly texts = new Map<string, string | null>();
-  /** Per blob: the matchers that may match its text (absent: not screened yet). */
   private readonly screened = new Map<string, ReadonlySet<Matcher>>();
 
   constructor(
@@ -68,15 +80,15 @@ export class BatchBlobs {
     return text;
   }
 
-  /** False when `matcher`'s pattern occurs nowhere in the blob's text (`text(sha)`, not null). */
+  /** False when the blob's text (`text(sha)`, not null) lacks what every match of `matcher` needs. */
   mayMatch(sha: string, text: string, matcher: Matcher): boolean {
     if (this.screen === null) return true;
-    let may = this.screened.get(sha);
-    if (may === undefined) {
-      may = this.screen.mayMatch(text);
-      this.screened.set(sha, may);
+    let out = this.screened.get(sha);
+    if (out === undefined) {
+      out = this.screen.ruledOut(text);
+      this.screened.set(sha, out);
     }
-    return may.has(matcher);
+    return !out.has(matcher);
   }
 }
 
