@@ -36,8 +36,8 @@ export interface CheckOptions {
   readonly bypass: string | null;
   /** An already collected source (pre-commit reuses its collection). */
   readonly collected?: Collected;
-  /** Progress lines of a long check (the CLI passes one on a TTY). */
-  readonly onProgress?: (line: string) => void;
+  /** Files checked so far of all, after each chunk of a long check (the CLI draws them on a TTY). */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** The index before the change, or null (absent, no "before", or unreadable: the index after it then judges alone). */

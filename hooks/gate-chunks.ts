@@ -1,7 +1,7 @@
 /**
  * The gate over many files (`findings check --all`), in chunks: the same runGate per chunk of
- * files, so a long run can say how far it is (a progress line on a TTY once it has run for a
- * second: done/total, rate, ETA) and, above PARALLEL_MIN_FILES while a second core is idle, half
+ * files, so a long run can say how far it is (done/total after each chunk, which the CLI draws as
+ * a progress line on a TTY: src/output/progress.ts) and, above PARALLEL_MIN_FILES while a second core is idle, half
  * of the chunks run in a worker thread (hooks/gate-worker.ts) beside the main one. The verdict is
  * exactly one runGate over all files: every file diagnostic belongs to one chunk; an
  * index-level evaluation error (a broken glob or detector, reported against the index file)
@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { packageFile } from '../src/package-root.js';
-import { progressLine } from '../src/lifecycle/progress.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { prepareGate, runGate, type CheckedFile, type GateOptions } from './gate.js';
 import type { GateWorkerData, GateWorkerMessage } from './gate-worker.js';
@@ -22,10 +21,8 @@ import type { GateWorkerData, GateWorkerMessage } from './gate-worker.js';
 export const PARALLEL_MIN_FILES = 4000;
 
 export interface ChunkOptions {
-  /** Receives the progress line; absent: no progress (not a TTY). */
-  readonly onProgress?: ((line: string) => void) | undefined;
-  /** Progress starts only once the run has taken this long (default 1000 ms: short runs stay quiet). */
-  readonly progressAfterMs?: number;
+  /** Receives files done of all after each chunk (the caller's reporter decides what to show, and when); absent: none. */
+  readonly onProgress?: ((done: number, total: number) => void) | undefined;
   /** Files per chunk (default: about 20 chunks, at least 500 files each). */
   readonly chunkSize?: number;
   /** Split across a worker thread from this many files (default: PARALLEL_MIN_FILES, and only while a core is idle; always needs ≥ 2 cores). */
@@ -81,8 +78,6 @@ export async function runGateInChunks(
 ): Promise<Diagnostic[]> {
   const size = chunking.chunkSize ?? chunkSizeFor(files.length);
   if (files.length <= size) return runGate(index, files, options);
-  const started = Date.now();
-  const after = chunking.progressAfterMs ?? 1000;
   const out: Diagnostic[] = [];
   const indexLevel = new Set<string>();
   let done = 0;
@@ -96,9 +91,7 @@ export async function runGateInChunks(
       out.push(d);
     }
     done += count;
-    const elapsed = Date.now() - started;
-    if (chunking.onProgress && elapsed >= after)
-      chunking.onProgress(progressLine(done, files.length, elapsed, { verb: 'checking', unit: 'files' }));
+    chunking.onProgress?.(done, files.length);
   };
   const held = heldPositions(index, options.held);
   // A worker only pays when a core is idle: on a saturated machine (measured at load 9-11 on 2

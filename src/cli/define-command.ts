@@ -114,7 +114,12 @@ export function subcommand<O extends CommonOptions, P extends unknown[]>(
 export function defineCommandGroup(
   name: string,
   description: string,
-  group: { readonly subcommands: readonly Subcommand[]; readonly missing: string },
+  group: {
+    readonly subcommands: readonly Subcommand[];
+    readonly missing: string;
+    /** commander's `help [command]` subcommand, which a command with its own action otherwise lacks (`constraint` has always listed it). */
+    readonly helpCommand?: boolean;
+  },
 ): (args: string[], io: CliIo) => Promise<ExitCode> {
   return async (args, io) => {
     let exit: ExitCode = ExitCode.Ok;
@@ -126,6 +131,7 @@ export function defineCommandGroup(
     cmd.action(() => {
       throw new UsageError(group.missing);
     });
+    if (group.helpCommand) cmd.helpCommand(true);
     await parseArgs(cmd, args);
     return exit;
   };

@@ -26,7 +26,7 @@ import {
   type Verdict,
 } from './measurement.js';
 import type { ProgressReporter } from '../output/progress.js';
-import { BatchBlobs, DistinctReplay, prepare } from './replay.js';
+import { BatchBlobs, BlobScreen, DistinctReplay, prepare } from './replay.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
 
 export interface MeasureOptions {
@@ -117,11 +117,12 @@ async function walk(
   tick: (done: number) => void,
 ): Promise<number> {
   const reader = new BlobStream(root);
+  const screen = new BlobScreen(replays.map((r) => r.matcher));
   let done = 0;
   let batch: HistoryCommit[] = [];
   let wanted = new Set<string>();
   const flush = async (): Promise<void> => {
-    const blobs = new BatchBlobs(await reader.read([...wanted]));
+    const blobs = new BatchBlobs(await reader.read([...wanted]), screen);
     for (const c of batch) for (const r of replays) r.add(c, blobs);
     for (const r of replays) r.trim();
     done += batch.length;

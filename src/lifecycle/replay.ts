@@ -14,6 +14,7 @@ import { NULL_SHA } from '../git/core.js';
 import type { HistoryCommit } from '../git/history.js';
 import { compileAppliesTo } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
+import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralScanner, type LiteralTree } from '../match/literals.js';
 import { LineTable } from '../text-position.js';
 import type { ConstraintEntry } from '../types.js';
 import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
@@ -24,13 +25,50 @@ export function isBinary(data: Buffer): boolean {
 }
 
 /**
+ * Which constraints a text can match at all, by the literals every match needs
+ * (src/match/literals.ts, read from re2js's own prefilter): a text lacking them is one re2js
+ * would find nothing in, so its verdict is known without a search (docs/lifecycle.md "Speed").
+ * One scan per text serves every constraint measured together.
+ */
+export class BlobScreen {
+  private readonly trees = new Map<Matcher, LiteralTree>();
+  private readonly scanner: LiteralScanner | null;
+
+  constructor(matchers: readonly Matcher[]) {
+    const table = new LiteralTable();
+    for (const m of matchers) {
+      const tree = this.trees.has(m) ? null : requiredLiterals(m.re2, table);
+      if (tree !== null) this.trees.set(m, tree);
+    }
+    this.scanner = literalScanner(table.literals);
+  }
+
+  /** The matchers `text` cannot match (each a subset of those given); empty when nothing is screened. */
+  ruledOut(text: string): ReadonlySet<Matcher> {
+    const scanner = this.scanner;
+    if (scanner === null) return NONE_RULED_OUT;
+    scanner.scan(text);
+    let out: Set<Matcher> | null = null;
+    for (const [m, tree] of this.trees) if (!possible(tree, scanner.present, scanner.stamp)) (out ??= new Set()).add(m);
+    return out ?? NONE_RULED_OUT;
+  }
+}
+
+const NONE_RULED_OUT: ReadonlySet<Matcher> = new Set();
+
+/**
  * The blobs of one batch, shared by every constraint replayed over it: each blob is decoded once
- * (not once per constraint) and only when a replay asks for it; dropped with the batch.
+ * (not once per constraint) and only when a replay asks for it, and screened once for all of
+ * them; dropped with the batch.
  */
 export class BatchBlobs {
   private readonly texts = new Map<string, string | null>();
+  private readonly screened = new Map<string, ReadonlySet<Matcher>>();
 
-  constructor(private readonly blobs: ReadonlyMap<string, Buffer | null>) {}
+  constructor(
+    private readonly blobs: ReadonlyMap<string, Buffer | null>,
+    private readonly screen: BlobScreen | null = null,
+  ) {}
 
   /** The blob's text; null when it is missing or binary (not evaluated). */
   text(sha: string): string | null {
@@ -40,6 +78,17 @@ export class BatchBlobs {
     const text = data === null || isBinary(data) ? null : data.toString('utf8');
     this.texts.set(sha, text);
     return text;
+  }
+
+  /** False when the blob's text (`text(sha)`, not null) lacks what every match of `matcher` needs. */
+  mayMatch(sha: string, text: string, matcher: Matcher): boolean {
+    if (this.screen === null) return true;
+    let out = this.screened.get(sha);
+    if (out === undefined) {
+      out = this.screen.ruledOut(text);
+      this.screened.set(sha, out);
+    }
+    return !out.has(matcher);
   }
 }
 
@@ -144,6 +193,11 @@ export class DistinctReplay {
     private readonly prepared: Extract<Prepared, { ok: true }>,
     private readonly options: ReplayOptions,
   ) {}
+
+  /** The constraint's matcher (for a BlobScreen shared by the replays of one walk). */
+  get matcher(): Matcher {
+    return this.prepared.matcher;
+  }
 
   /** The changes of a commit this constraint evaluates. */
   private changes(commit: HistoryCommit) {
@@ -292,12 +346,18 @@ export class DistinctReplay {
     this.present.set(path, { sha, lines: next });
   }
 
+  /** The verdict of a text with no match at all: what evaluate and lineMatches give it, without searching. */
+  private get unmatched(): BlobVerdict {
+    return { matches: this.prepared.matcher.mode === 'must_contain' ? [{ line: 1, key: ABSENT }] : [] };
+  }
+
   private verdictOf(sha: string, blobs: BatchBlobs): BlobVerdict {
     const cached = this.verdicts.get(sha);
     if (cached !== undefined) return cached;
     const text = blobs.text(sha);
     let v: BlobVerdict;
     if (text === null) v = null;
+    else if (!blobs.mayMatch(sha, text, this.prepared.matcher)) v = this.unmatched;
     else {
       const r = evaluate(this.prepared.matcher, text, { budgetMs: this.options.budgetMs, maxHits: Number.MAX_SAFE_INTEGER });
       v =

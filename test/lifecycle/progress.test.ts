@@ -1,5 +1,6 @@
 /**
- * The progress line of `constraint measure` (docs/lifecycle.md, "Progress"): done/total, rate and
+ * The progress line of `constraint measure` (docs/lifecycle.md, "Progress") and `check --all`
+ * (docs/hooks.md), one reporter for both: done/total, rate and
  * ETA on stderr, on a terminal only, and only once the run has lasted the delay (one second;
  * FINDINGS_PROGRESS_AFTER_MS=0 here so that no test depends on how fast the machine is). The
  * terminal case runs the bin under `script`, which gives it a real pseudo-terminal and records
@@ -10,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { progressDelayMs, progressReporter, renderProgress } from '../../src/output/progress.js';
 import { BIN, FIXTURES, makeRepo } from '../helpers/repo.js';
+import { constraint, indexJson } from '../hooks/setup.js';
 import { generateHistory } from './history.js';
 
 describe('renderProgress', () => {
@@ -99,5 +101,31 @@ describe('constraint measure progress through the bin', () => {
     expect(r.stderr).not.toContain('measuring:');
     expect(r.stdout).not.toContain('measuring:');
     expect(r.stdout).toContain('measured 1 constraint(s) over 60 commit(s)');
+  });
+});
+
+describe('check --all progress through the bin', () => {
+  const reason = noTerminal();
+  const files: Record<string, string> = {};
+  // Over one chunk (500 files); a case-folded pattern has no literal screen, so every file is read and checked.
+  for (let i = 0; i < 1001; i += 1) files[`src/f${i}.js`] = `ok(${i});\n`;
+  const repo = makeRepo(files);
+  repo.write('.agents/constraints/index.json', indexJson(constraint('c-shout', { pattern: '(?i)forbidden' })));
+  repo.commitAll('files');
+  const env = { ...process.env, NO_COLOR: '1', FINDINGS_PROGRESS_AFTER_MS: '0' };
+  const command = [process.execPath, BIN, 'check', '--all'].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+
+  it.skipIf(reason !== null)('draws checking: done/total files with the measure reporter, then erases it', () => {
+    const r = spawnSync('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: repo.root, env, encoding: 'utf8' });
+    expect(r.status, r.stdout).toBe(0);
+    // Every tracked file, the index included.
+    expect(r.stdout).toMatch(/\r\x1b\[Kchecking: 500\/1002 files, \d+ files\/s, ETA \d+s\r\x1b\[K/);
+    expect(r.stdout).toMatch(/\r\x1b\[Kchecking: 1002\/1002 files, \d+ files\/s, ETA 0s\r\x1b\[Kfindings check: 1002 file\(s\)/);
+  });
+
+  it('writes no progress at all when stderr is not a terminal', () => {
+    const r = spawnSync(process.execPath, [BIN, 'check', '--all'], { cwd: repo.root, env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr + r.stdout).not.toContain('checking:');
   });
 });

@@ -10,11 +10,12 @@ import { checkConstraints, parseSkip } from '../../../hooks/check.js';
 import type { CheckMode } from '../../../hooks/sources.js';
 import { constraintsAt, constraintsOf } from '../index-at.js';
 import type { ConstraintChange } from '../../output/markdown.js';
+import { progressDelayMs, progressReporter } from '../../output/progress.js';
 import type { ConstraintEntry } from '../../types.js';
 import type { CliIo } from '../io.js';
-import { progressWriter } from '../progress-writer.js';
-import { addWarningOptions, applyWarningOptions, type WarningOptions } from '../warnings.js';
-import { addFormatOptions, addRootOption, baseCommand, Output, parseArgs, resolveGitRoot, type CommonOptions } from '../options.js';
+import { type CommandContext, defineCommand } from '../define-command.js';
+import type { CommonOptions } from '../options.js';
+import { applyWarningOptions, type WarningOptions } from '../warnings.js';
 
 interface CheckOpts extends CommonOptions, WarningOptions {
   staged?: boolean;
@@ -27,90 +28,89 @@ interface CheckOpts extends CommonOptions, WarningOptions {
 
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
 
-export async function run(args: string[], io: CliIo): Promise<ExitCode> {
-  let exit: ExitCode = ExitCode.Ok;
-  const cmd = baseCommand(
-    'check',
-    'Apply the constraint index to staged files (default), named files, every tracked file, or the files changed between two commits.',
-    io,
-  )
-    .argument(
-      '[paths...]',
-      'check only these files (or folders): their staged content, or the working tree with --worktree (for lint-staged and editors)',
-    )
-    .option('--staged', 'check the content in the index (default)')
-    .option('--worktree', 'with paths: check the files as they are on disk, with the working-tree constraint index')
-    .option('--all', 'check every tracked file (index content), with the working-tree constraint index')
-    .option('--from-ref <ref>', 'check the files changed since this commit (their merge base with --to-ref)')
-    .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)')
-    .option(
-      '--report-suppressions',
-      'list every hit an inline `findings-ignore` marker or a baseline suppresses, with its reason (stylish; JSON and SARIF always carry them)',
-    );
-  addRootOption(cmd);
-  addFormatOptions(cmd, FORMATS);
-  addWarningOptions(cmd);
-  cmd.action(async (paths: string[], opts: CheckOpts) => {
-    const out = Output.from(io, opts, FORMATS);
-    const root = await resolveGitRoot(opts.root, io);
-    const mode = await modeOf(
-      root,
-      opts,
-      paths.map((p) => repoPath(root, p, io)),
-    );
-    const skip = parseSkip(io.env);
-    skip.ids.delete('all');
-    // A long check shows its progress on a TTY (cleared before the report).
-    const progress = progressWriter(io.stderr);
-    const outcome = await checkConstraints(root, mode, {
-      skip: skip.ids,
-      bypass: null,
-      ...(progress ? { onProgress: progress.update } : {}),
-    });
-    progress?.clear();
-    for (const line of outcome.lines) out.info(line);
-    if (outcome.status === 'no-index') {
-      const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.contentSource}); nothing to check`;
-      out.info(`findings check: ${none}`);
-      await out.diagnostics([], { markdown: { title: 'findings check', changes: null, scope: none } });
-      return;
-    }
-    const verdict = applyWarningOptions(outcome.diagnostics, opts);
-    // Rule metadata (SARIF, Markdown) comes from the same index the gate applied.
-    const constraints = out.machine && outcome.status === 'checked' ? firstPerId(outcome.judged) : [];
-    const markdown =
-      out.format === 'markdown'
-        ? {
-            title: 'findings check',
-            scope:
-              outcome.status === 'checked'
-                ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}`
-                : 'invalid constraint index',
-            changes:
-              outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.constraintIndexText)) : null,
-          }
-        : undefined;
-    await out.diagnostics(verdict.shown, {
-      constraints,
-      listSuppressed: opts.reportSuppressions === true,
-      ...(markdown ? { markdown } : {}),
-    });
-    if (outcome.status === 'invalid-index') {
-      out.warn(
-        `findings check: the constraint index (in the ${outcome.collected.contentSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
+export const run = defineCommand(
+  'check',
+  'Apply the constraint index to staged files (default), named files, every tracked file, or the files changed between two commits.',
+  {
+    declare: (cmd) =>
+      cmd
+        .argument(
+          '[paths...]',
+          'check only these files (or folders): their staged content, or the working tree with --worktree (for lint-staged and editors)',
+        )
+        .option('--staged', 'check the content in the index (default)')
+        .option('--worktree', 'with paths: check the files as they are on disk, with the working-tree constraint index')
+        .option('--all', 'check every tracked file (index content), with the working-tree constraint index')
+        .option('--from-ref <ref>', 'check the files changed since this commit (their merge base with --to-ref)')
+        .option('--to-ref <ref>', 'the commit whose files and index are checked (default HEAD; needs --from-ref)')
+        .option(
+          '--report-suppressions',
+          'list every hit an inline `findings-ignore` marker or a baseline suppresses, with its reason (stylish; JSON and SARIF always carry them)',
+        ),
+    root: 'git',
+    formats: FORMATS,
+    warnings: true,
+    action: async ({ io, opts, out, repoRoot }: CommandContext<CheckOpts>, paths: string[]) => {
+      const root = await repoRoot();
+      const mode = await modeOf(
+        root,
+        opts,
+        paths.map((p) => repoPath(root, p, io)),
       );
-      exit = ExitCode.Usage;
-      return;
-    }
-    if (!out.machine && unsuppressed(outcome.diagnostics).length === 0) {
-      out.info(`findings check: ${outcome.collected.files.length} file(s), ${outcome.constraints} constraint(s), no problems`);
-    }
-    if (verdict.tooMany) out.warn(`findings check: ${verdict.tooMany}`);
-    exit = hasErrors(outcome.diagnostics) || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
-  });
-  await parseArgs(cmd, args);
-  return exit;
-}
+      const skip = parseSkip(io.env);
+      skip.ids.delete('all');
+      // A long check shows its progress on a TTY, after the delay (cleared before the report); the same reporter as measure's.
+      const progress =
+        io.stderr.isTTY === true
+          ? progressReporter(io.stderr, 0, { verb: 'checking', unit: 'files', afterMs: progressDelayMs(io.env) })
+          : undefined;
+      const outcome = await checkConstraints(root, mode, {
+        skip: skip.ids,
+        bypass: null,
+        ...(progress ? { onProgress: (done: number, total: number) => progress.update(done, total) } : {}),
+      });
+      progress?.end();
+      for (const line of outcome.lines) out.info(line);
+      if (outcome.status === 'no-index') {
+        const none = `no constraint index (${'.agents/constraints/index.json'} in the ${outcome.collected.contentSource}); nothing to check`;
+        out.info(`findings check: ${none}`);
+        await out.diagnostics([], { markdown: { title: 'findings check', changes: null, scope: none } });
+        return ExitCode.Ok;
+      }
+      const verdict = applyWarningOptions(outcome.diagnostics, opts);
+      // Rule metadata (SARIF, Markdown) comes from the same index the gate applied.
+      const constraints = out.machine && outcome.status === 'checked' ? firstPerId(outcome.judged) : [];
+      const markdown =
+        out.format === 'markdown'
+          ? {
+              title: 'findings check',
+              scope:
+                outcome.status === 'checked'
+                  ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}`
+                  : 'invalid constraint index',
+              changes:
+                outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.constraintIndexText)) : null,
+            }
+          : undefined;
+      await out.diagnostics(verdict.shown, {
+        constraints,
+        listSuppressed: opts.reportSuppressions === true,
+        ...(markdown ? { markdown } : {}),
+      });
+      if (outcome.status === 'invalid-index') {
+        out.warn(
+          `findings check: the constraint index (in the ${outcome.collected.contentSource}) is invalid; fix it or recompile with \`npx findings-compile\``,
+        );
+        return ExitCode.Usage;
+      }
+      if (!out.machine && unsuppressed(outcome.diagnostics).length === 0) {
+        out.info(`findings check: ${outcome.collected.files.length} file(s), ${outcome.constraints} constraint(s), no problems`);
+      }
+      if (verdict.tooMany) out.warn(`findings check: ${verdict.tooMany}`);
+      return hasErrors(outcome.diagnostics) || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
+    },
+  },
+);
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -32,4 +32,5 @@ export const run = defineCommandGroup('hook', 'Run a git hook: pre-commit, pre-m
     }),
   ],
   missing: 'give a subcommand: pre-commit, pre-merge-commit, pre-push',
+  helpCommand: true,
 });
