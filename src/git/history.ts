@@ -76,8 +76,11 @@ function parseCommitAt(out: Buffer, pos: number, final: boolean): ParsedCommit |
   return { commit, next: p };
 }
 
-/** Parses `git log --format=%x01%H %P --raw -z --no-abbrev` output. Pure. */
-export function parseLogRaw(out: Buffer): HistoryCommit[] {
+/**
+ * The commits that start at a START byte in `out`, from the front; stops at an incomplete commit
+ * unless `complete` (the whole output is there). Returns where parsing stopped. Pure.
+ */
+function scanCommits(out: Buffer, complete: boolean): { commits: HistoryCommit[]; stop: number } {
   const commits: HistoryCommit[] = [];
   let pos = 0;
   while (pos < out.length) {
@@ -85,11 +88,17 @@ export function parseLogRaw(out: Buffer): HistoryCommit[] {
       pos += 1;
       continue;
     }
-    const r = parseCommitAt(out, pos, true)!;
+    const r = parseCommitAt(out, pos, complete);
+    if (r === null) break;
     commits.push(r.commit);
     pos = r.next;
   }
-  return commits;
+  return { commits, stop: pos };
+}
+
+/** Parses `git log --format=%x01%H %P --raw -z --no-abbrev` output. Pure. */
+export function parseLogRaw(out: Buffer): HistoryCommit[] {
+  return scanCommits(out, true).commits;
 }
 
 /**
@@ -101,20 +110,9 @@ export class LogRawParser {
 
   push(chunk: Buffer): HistoryCommit[] {
     const out = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
-    const commits: HistoryCommit[] = [];
-    let pos = 0;
-    while (pos < out.length) {
-      if (out[pos] !== START) {
-        pos += 1;
-        continue;
-      }
-      const r = parseCommitAt(out, pos, false);
-      if (r === null) break;
-      commits.push(r.commit);
-      pos = r.next;
-    }
+    const { commits, stop } = scanCommits(out, false);
     // Copy the tail so the chunk it came from can be freed.
-    this.tail = Buffer.from(out.subarray(pos));
+    this.tail = Buffer.from(out.subarray(stop));
     return commits;
   }
 
