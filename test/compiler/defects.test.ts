@@ -3,17 +3,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REG } from './entries.js';
+import { compileJson, finding, withFixtures } from '../helpers/active-finding.js';
 import { makeRepo, runFindings, tempDir, type TestRepo } from '../helpers/repo.js';
-
-type Json = {
-  code: number;
-  diagnostics: { ruleId: string; severity: string; message: string; file: string; line: number }[];
-  changes: { path: string; action: string }[];
-};
-const compileJson = async (repo: TestRepo, ...args: string[]): Promise<Json> => {
-  const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
-  return { code: r.code, ...(JSON.parse(r.stdout) as Omit<Json, 'code'>) };
-};
 
 describe('defect 1: the canonical line per dedup_key is the active one, else the latest', () => {
   const key = { dedup_key: 'test-gap|shared|test-gap' };
@@ -37,44 +28,9 @@ describe('defect 1: the canonical line per dedup_key is the active one, else the
   });
 });
 
-function mechanical(id: string, statusLine = 'status: "active"', targets = '["plan", "pre-mortem", "constraint"]'): string {
-  return [
-    '---',
-    `id: "${id}"`,
-    'type: "finding"',
-    'date: "2026-01-02"',
-    'source_skill: "k"',
-    'source_artifact: "a.md"',
-    `title: "T ${id}"`,
-    'summary: "S"',
-    'pattern: "P"',
-    'detection_question: "Q?"',
-    'checklist_item: "C."',
-    'severity: "significant"',
-    'detectability: "mechanical"',
-    statusLine,
-    `compiler_targets: ${targets}`,
-    'scope_tags: ["test-gap"]',
-    `dedup_key: "k|${id}|test-gap"`,
-    'applicable_when: ["test-gap"]',
-    'applicable_languages: []',
-    'compiler:',
-    '  detector:',
-    '    kind: "regex"',
-    '    pattern: "eval\\\\("',
-    '  evidence:',
-    `    positive_refs: [".agents/constraints/fixtures/${id}/bad.txt"]`,
-    `    negative_control_refs: [".agents/constraints/fixtures/${id}/good.txt"]`,
-    '---',
-    '',
-    'Body.',
-    '',
-  ].join('\n');
-}
-function withFixtures(repo: TestRepo, id: string): void {
-  repo.write(`.agents/constraints/fixtures/${id}/bad.txt`, 'eval(1)\n');
-  repo.write(`.agents/constraints/fixtures/${id}/good.txt`, 'ok\n');
-}
+/** A mechanical finding with no applies_to block, compiled to every target unless told. */
+const mechanical = (id: string, statusLine = 'status: "active"', targets = '["plan", "pre-mortem", "constraint"]'): string =>
+  finding(id, undefined, { statusLine, targets, appliesTo: false });
 const indexEntries = (repo: TestRepo): { id: string; status: string; enforcement_mode: string; evidence: Record<string, unknown> }[] =>
   (
     JSON.parse(repo.read('.agents/constraints/index.json')) as {

@@ -3,8 +3,19 @@ import { runFindings, type TestRepo } from './repo.js';
 
 export const INDEX = '.agents/constraints/index.json';
 
+/** How `finding` varies between tests: the status line, the compiler targets, the `applies_to` block. */
+export interface FindingShape {
+  readonly statusLine?: string;
+  readonly targets?: string;
+  readonly appliesTo?: boolean;
+}
+
 /** A mechanical finding whose detector pattern is `pattern` (YAML double-quoted, so backslashes doubled). */
-export function finding(id: string, pattern = 'eval\\\\('): string {
+export function finding(
+  id: string,
+  pattern = 'eval\\\\(',
+  { statusLine = 'status: "active"', targets = '["constraint"]', appliesTo = true }: FindingShape = {},
+): string {
   return [
     '---',
     `id: "${id}"`,
@@ -19,15 +30,14 @@ export function finding(id: string, pattern = 'eval\\\\('): string {
     'checklist_item: "C."',
     'severity: "significant"',
     'detectability: "mechanical"',
-    'status: "active"',
-    'compiler_targets: ["constraint"]',
+    statusLine,
+    `compiler_targets: ${targets}`,
     'scope_tags: ["test-gap"]',
     `dedup_key: "k|${id}|test-gap"`,
     'applicable_when: ["test-gap"]',
     'applicable_languages: []',
     'compiler:',
-    '  applies_to:',
-    '    path_globs: ["**/*.js"]',
+    ...(appliesTo ? ['  applies_to:', '    path_globs: ["**/*.js"]'] : []),
     '  detector:',
     '    kind: "regex"',
     `    pattern: "${pattern}"`,
@@ -64,10 +74,14 @@ export function activate(repo: TestRepo): void {
   repo.write(INDEX, `${JSON.stringify(idx, null, 2)}\n`);
 }
 
-export const compileJson = async (repo: TestRepo, ...args: string[]) => {
+/** `findings compile --format json`: the exit code, the diagnostics and the changes. */
+export interface CompileJson {
+  code: number;
+  diagnostics: { ruleId: string; severity: string; message: string; file: string; line: number }[];
+  changes: { path: string; action: string }[];
+}
+
+export const compileJson = async (repo: TestRepo, ...args: string[]): Promise<CompileJson> => {
   const r = await runFindings(['compile', '--root', repo.root, '--format', 'json', ...args], { cwd: repo.root });
-  return {
-    code: r.code,
-    ...(JSON.parse(r.stdout) as { diagnostics: { ruleId: string; severity: string; message: string; file: string }[] }),
-  };
+  return { code: r.code, ...(JSON.parse(r.stdout) as Omit<CompileJson, 'code'>) };
 };
