@@ -4,7 +4,6 @@
  * call this, so the two judge and report exactly alike.
  */
 import path from 'node:path';
-import { statSync } from 'node:fs';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { probeRepository, type CommitState } from '../git/probe.js';
 import { parseSkip } from '../../hooks/check.js';
@@ -12,7 +11,7 @@ import { preCommit, type CommitHook } from '../../hooks/pre-commit.js';
 import { startStagedDiff } from '../../hooks/sources.js';
 import type { HookOutcome } from '../../hooks/outcome.js';
 import type { CliIo } from './io.js';
-import { Output, type CommonOptions } from './options.js';
+import { Output, rootDirectory, type CommonOptions } from './options.js';
 import { applyWarningOptions, type WarningOptions } from './warnings.js';
 
 export const HOOK_FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
@@ -29,14 +28,7 @@ export async function probeRoot(rootOption: string | undefined, io: CliIo): Prom
     if (found === null) throw new UsageError(`${io.cwd}: not a git repository (run \`git init\` first)`);
     return { root: found.topLevel, state: found };
   }
-  const root = path.resolve(io.cwd, rootOption);
-  let isDir = false;
-  try {
-    isDir = statSync(root).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`--root ${rootOption}: not a directory`);
+  const root = rootDirectory(rootOption, io);
   const found = await probeRepository(root);
   if (found === null) throw new UsageError(`${rootOption}: not a git repository (run \`git init\` first)`);
   return { root, state: found };

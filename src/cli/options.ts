@@ -74,19 +74,22 @@ function unknownSubcommand(cmd: Command, args: readonly string[]): void {
   throw new UsageError(`unknown command "${first}"${didYouMean(first, names)} (commands: ${cmd.commands.map((c) => c.name()).join(', ')})`);
 }
 
+/** The folder `--root` names, resolved against cwd; a usage error when it is not a directory. */
+export function rootDirectory(rootOption: string, io: CliIo): string {
+  const abs = path.resolve(io.cwd, rootOption);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`--root ${rootOption}: not a directory`);
+  return abs;
+}
+
 /** `--root`, else the git top level of cwd, else cwd. */
 export async function resolveRoot(rootOption: string | undefined, io: CliIo): Promise<string> {
-  if (rootOption !== undefined) {
-    const abs = path.resolve(io.cwd, rootOption);
-    let isDir = false;
-    try {
-      isDir = statSync(abs).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`--root ${rootOption}: not a directory`);
-    return abs;
-  }
+  if (rootOption !== undefined) return rootDirectory(rootOption, io);
   return (await topLevel(io.cwd)) ?? io.cwd;
 }
 
