@@ -21,7 +21,10 @@ const WORST_NS_PER_UNIT = 100;
 
 /** True when an evaluation's worst case fits its budget, so it may run inline. Pure. */
 export function fitsInline(matcher: Matcher, textLength: number, budgetMs: number): boolean {
-  return textLength * matcher.re2.programSize() * WORST_NS_PER_UNIT <= budgetMs * 1e6;
+  const fits = (programSize: number): boolean => textLength * programSize * WORST_NS_PER_UNIT <= budgetMs * 1e6;
+  // A plain pattern's bound that fits says so without compiling it (the program is never larger).
+  if (matcher.plain !== undefined && fits(matcher.plain.programSizeBound)) return true;
+  return fits(matcher.re2.programSize());
 }
 
 export const overrunMessage = (budgetMs: number): string => `matching took longer than the ${budgetMs} ms budget and was stopped`;
