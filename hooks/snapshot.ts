@@ -30,7 +30,8 @@ export interface Probed {
 
 /** `probed`: what the caller already asked git (the CLI does, finding the root); else one rev-parse here. */
 export async function stagedSnapshot(root: string, probed?: Probed): Promise<StagedSnapshot> {
-  const { head, operation } = probed?.state ?? (await commitState(root));
-  const collected = await collect(root, { kind: 'staged' }, { head, ...(probed?.stagedDiff ? { stagedDiff: probed.stagedDiff } : {}) });
+  const { head, operation, objects } = probed?.state ?? (await commitState(root));
+  const known = { head, ...(objects === null ? {} : { objects }), ...(probed?.stagedDiff ? { stagedDiff: probed.stagedDiff } : {}) };
+  const collected = await collect(root, { kind: 'staged' }, known);
   return { head, operation, collected, staged: indexFiles(root, collected.files) };
 }

@@ -105,6 +105,8 @@ export interface Known {
   readonly head?: string | null;
   /** The staged diff, started early (startStagedDiff); used when it ran at the same root. */
   readonly stagedDiff?: EarlyDiff;
+  /** git's objects folder: staged blobs are read from their loose files when they are there (src/git/loose-objects.ts). */
+  readonly objects?: string;
 }
 
 const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
@@ -191,7 +193,8 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     return true;
   });
   const read = worthReading === null ? blobs : blobs.filter((e) => worthReading.has(e.path));
-  const objects = await readObjects(root, [...read.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])]);
+  const names = [...read.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])];
+  const objects = await readObjects(root, names, known.objects === undefined ? {} : { looseObjects: known.objects });
   const files: FileContent[] = [];
   for (const e of blobs) {
     const data = worthReading === null || worthReading.has(e.path) ? objects.get(e.sha) : UNREAD;
