@@ -21,6 +21,7 @@ import {
 } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { pathsWorthReading } from './blob-selection.js';
+import { readLocalBlobs } from '../src/git/local-blobs.js';
 import type { FileContent } from '../src/repo-files.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
@@ -105,7 +106,7 @@ export interface Known {
   readonly head?: string | null;
   /** The staged diff, started early (startStagedDiff); used when it ran at the same root. */
   readonly stagedDiff?: EarlyDiff;
-  /** git's objects folder: staged blobs are read from their loose files when they are there (src/git/loose-objects.ts). */
+  /** git's objects folder: staged blobs are read from disk when they are there, verified (src/git/local-blobs.ts). */
   readonly objects?: string;
 }
 
@@ -193,8 +194,11 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     return true;
   });
   const read = worthReading === null ? blobs : blobs.filter((e) => worthReading.has(e.path));
-  const names = [...read.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])];
-  const objects = await readObjects(root, names, known.objects === undefined ? {} : { looseObjects: known.objects });
+  // Blobs found on disk (the working tree, loose objects; hash-verified) need no cat-file.
+  const local = known.objects === undefined ? null : readLocalBlobs(root, known.objects, read);
+  const names = [...(local === null ? read : read.filter((e) => !local.has(e.sha))).map((e) => e.sha), ...(metaNames ?? [])];
+  const objects = await readObjects(root, beforeName === null ? names : [...names, beforeName]);
+  if (local !== null) for (const [sha, data] of local) objects.set(sha, data);
   const files: FileContent[] = [];
   for (const e of blobs) {
     const data = worthReading === null || worthReading.has(e.path) ? objects.get(e.sha) : UNREAD;

@@ -6,7 +6,6 @@
  * load it: the hooks never need it (docs/hooks.md "Speed").
  */
 import { execFile } from 'node:child_process';
-import { readLooseBlob } from './loose-objects.js';
 
 export interface GitResult {
   readonly code: number;
@@ -210,33 +209,11 @@ export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<st
 export async function readObjects(
   cwd: string,
   names: readonly string[],
-  options: ReadObjectsOptions = {},
+  options: PlumbingOptions = {},
 ): Promise<Map<string, Buffer | null>> {
   const unique = [...new Set(names)];
-  const found = new Map<string, Buffer | null>();
-  const asked = options.looseObjects === undefined ? unique : unique.filter((name) => !readLoose(options.looseObjects!, name, found));
-  if (asked.length === 0) return found;
-  const read = parseCatFileBatch(
-    await git(cwd, ['cat-file', '--batch'], { ...runOptions(options), input: `${asked.join('\n')}\n` }),
-    asked,
-  );
-  if (found.size === 0) return read;
-  for (const [name, data] of read) found.set(name, data);
-  return found;
-}
-
-export interface ReadObjectsOptions extends PlumbingOptions {
-  /**
-   * git's objects folder (`git rev-parse --git-path objects`): blobs named by their sha are read
-   * from their loose files there first, and only the rest through cat-file (src/git/loose-objects.ts).
-   */
-  readonly looseObjects?: string;
-}
-
-function readLoose(objectsDir: string, name: string, into: Map<string, Buffer | null>): boolean {
-  const data = readLooseBlob(objectsDir, name);
-  if (data !== null) into.set(name, data);
-  return data !== null;
+  if (unique.length === 0) return new Map();
+  return parseCatFileBatch(await git(cwd, ['cat-file', '--batch'], { ...runOptions(options), input: `${unique.join('\n')}\n` }), unique);
 }
 
 function runOptions(options: PlumbingOptions): RunGitOptions {

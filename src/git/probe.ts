@@ -23,7 +23,7 @@ export interface CommitState {
   readonly head: string | null;
   /** The multi-step operation in progress in this worktree, or null. */
   readonly operation: Operation | null;
-  /** git's objects folder (absolute; GIT_OBJECT_DIRECTORY when set), where staged blobs are read from (src/git/loose-objects.ts). */
+  /** git's objects folder (absolute; GIT_OBJECT_DIRECTORY when set), where staged blobs are read from (src/git/local-blobs.ts). */
   readonly objects: string | null;
 }
 

@@ -1,14 +1,15 @@
 /**
- * Staged blobs read from their loose files (src/git/loose-objects.ts) must be exactly what git
- * hands out, and anything else must go back to git: packed objects, objects of another type,
- * a file that does not hash to its name, a corrupt file, a SHA-256 repository. Real repositories.
+ * Staged blobs read from disk (src/git/local-blobs.ts) must be exactly what git hands out, and
+ * anything else must go back to git: a working-tree file edited after staging, a symlink, a
+ * FIFO, packed objects, objects of another type, a file that does not hash to its name, a
+ * corrupt file; SHA-256 repositories too. Real repositories.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readObjects } from '../../src/git/core.js';
-import { readLooseBlob } from '../../src/git/loose-objects.js';
+import { readLocalBlobs, readLooseBlob } from '../../src/git/local-blobs.js';
 import { probeRepository } from '../../src/git/probe.js';
 import { makeRepo, repoAt, tempDir, type TestRepo } from '../helpers/repo.js';
 
@@ -61,36 +62,60 @@ describe('loose blobs', () => {
     expect(readLooseBlob(objectsOf(repo), ':a.txt')).toBeNull();
   });
 
-  it('readObjects with the objects folder: loose blobs in-process, the rest (packed, by name, missing) through git', async () => {
+  it('reads the working-tree copy when it is still the staged blob, else the loose object, else leaves it to git', () => {
     const repo = makeRepo();
     const packed = staged(repo, 'packed.txt', 'packed\n');
     repo.commitAll('first');
     repo.git('gc', '-q', '--prune=now');
-    const loose = staged(repo, 'loose.txt', 'loose\n');
-    const missing = '0123456789012345678901234567890123456789';
-    const names = [loose, packed, ':packed.txt', missing];
-    const withLoose = await readObjects(repo.root, names, { looseObjects: objectsOf(repo) });
-    const viaGit = await readObjects(repo.root, names);
-    expect(withLoose.get(loose)?.toString()).toBe('loose\n');
-    expect(withLoose.get(packed)?.toString()).toBe('packed\n');
-    expect(withLoose.get(':packed.txt')?.toString()).toBe('packed\n');
-    expect(withLoose.get(missing)).toBeNull();
-    expect([...withLoose].sort()).toEqual([...viaGit].sort());
+    // Packed, and gone from the working tree: only git has it.
+    rmSync(path.join(repo.root, 'packed.txt'));
+    const unchanged = staged(repo, 'unchanged.txt', 'as staged\n');
+    const edited = staged(repo, 'edited.txt', 'staged text\n');
+    repo.write('edited.txt', 'edited after staging\n');
+    const link = staged(repo, 'link.txt', 'link target text\n');
+    // The file becomes a symlink to a file with the staged content: never followed.
+    repo.write('target.txt', 'link target text\n');
+    rmSync(path.join(repo.root, 'link.txt'));
+    symlinkSync('target.txt', path.join(repo.root, 'link.txt'));
+    rmSync(looseFile(repo, link), { force: true });
+    const fifo = staged(repo, 'fifo.txt', 'fifo text\n');
+    rmSync(path.join(repo.root, 'fifo.txt'));
+    execFileSync('mkfifo', [path.join(repo.root, 'fifo.txt')]);
+    rmSync(looseFile(repo, fifo), { force: true });
+    // Read from the working tree although its loose object is gone.
+    rmSync(looseFile(repo, unchanged), { force: true });
+    const entry = (p: string, sha: string, mode = '100644') => ({ path: p, mode, sha });
+    const found = readLocalBlobs(repo.root, objectsOf(repo), [
+      entry('packed.txt', packed),
+      entry('unchanged.txt', unchanged),
+      entry('edited.txt', edited),
+      entry('link.txt', link),
+      entry('fifo.txt', fifo),
+    ]);
+    expect(found.get(unchanged)?.toString()).toBe('as staged\n');
+    expect(found.get(edited)?.toString()).toBe('staged text\n');
+    expect([...found.keys()].sort()).toEqual([edited, unchanged].sort());
+    // A staged symlink's blob is its link text: the working tree is not read for it.
+    const linkText = staged(repo, 'target.txt', 'link target text\n');
+    expect(
+      readLocalBlobs(repo.root, objectsOf(repo), [entry('target.txt', linkText, '120000')])
+        .get(linkText)
+        ?.toString(),
+    ).toBe('link target text\n');
+    rmSync(looseFile(repo, linkText), { force: true });
+    expect(readLocalBlobs(repo.root, objectsOf(repo), [entry('target.txt', linkText, '120000')]).size).toBe(0);
   });
 
-  it('a file swapped under a blob name is read from git instead: the content is always the named object', async () => {
+  it('a stray loose file under a blob name that holds another object is not read', () => {
     const repo = makeRepo();
     const a = staged(repo, 'a.txt', 'the real a\n');
-    const b = staged(repo, 'b.txt', 'the real b\n');
+    staged(repo, 'b.txt', 'the real b\n');
     repo.commitAll('both');
     repo.git('gc', '-q', '--prune=now');
-    // A stray loose file under a's name that holds b's object: it does not hash to a, so git answers (from its pack).
     const aFile = looseFile(repo, a);
     mkdirSync(path.dirname(aFile), { recursive: true });
     overwrite(aFile, deflateSync(Buffer.from('blob 11\0the real b\n')));
-    const read = await readObjects(repo.root, [a, b], { looseObjects: objectsOf(repo) });
-    expect(read.get(b)?.toString()).toBe('the real b\n');
-    expect(read.get(a)?.toString()).toBe('the real a\n');
+    expect(readLooseBlob(objectsOf(repo), a)).toBeNull();
   });
 
   it('reads a SHA-256 repository too', () => {
