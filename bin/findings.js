@@ -28,8 +28,11 @@ const argv = process.argv.slice(2);
 async function fastHook() {
   if (argv[0] !== 'hook' || (argv[1] !== 'pre-commit' && argv[1] !== 'pre-merge-commit')) return false;
   if (!bundleIsCurrent()) return false;
+  // git starts on the commit's first questions while node loads the hook's code (hooks/commit-start.ts).
+  const { startCommitHook } = await import('../dist/hooks/commit-start.js');
+  const started = startCommitHook(argv, process.env, process.cwd());
   const fast = await import('../dist/hook.mjs');
-  return fast.main(argv);
+  return fast.main(argv, started);
 }
 
 /**
