@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { zlib } from '../lazy-builtins.js';
 
 const SHA1_HEX = /^[0-9a-f]{40}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -37,7 +37,7 @@ export function readLooseBlob(objectsDir: string, name: string): Buffer | null {
   if (hash === null) return null;
   let object: Buffer;
   try {
-    object = inflateSync(readFileSync(path.join(objectsDir, name.slice(0, 2), name.slice(2))));
+    object = zlib().inflateSync(readFileSync(path.join(objectsDir, name.slice(0, 2), name.slice(2))));
   } catch {
     return null;
   }

@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../lazy-builtins.js';
 import { packageFile } from '../package-root.js';
 import { evaluate, type Evaluation, type Matcher } from './detector.js';
 import type { BoundedTask } from './bounded-worker.js';
@@ -55,7 +56,7 @@ export class BoundedEvaluator {
 
   private start(): { worker: Worker; ready: Promise<void> } {
     if (this.worker === null || this.ready === null) {
-      const worker = new Worker(workerUrl());
+      const worker = new (workerThreads().Worker)(workerUrl());
       worker.unref();
       this.worker = worker;
       // The budget starts once the thread runs: a slow start on a busy machine is not the pattern's cost.

@@ -73,6 +73,24 @@ describe('findings hook pre-commit loads only what it needs', () => {
     expect(BUNDLED_HEAVY.exec(bundle)?.[0] ?? null).toBeNull();
   });
 
+  it('a plain commit loads no Node builtin that only a worker or a loose object needs (src/lazy-builtins.ts)', async () => {
+    const root = await plainCommitRepo();
+    const out = path.join(tempDir('findings-trace-'), 'builtins.txt');
+    const r = spawnSync(
+      process.execPath,
+      ['--require', path.join(PACKAGE_ROOT, 'test/helpers/builtin-trace.cjs'), BIN, 'hook', 'pre-commit'],
+      {
+        cwd: root,
+        env: hookEnv({ FINDINGS_BUILTIN_TRACE: out }),
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(0);
+    const builtins = readFileSync(out, 'utf8').split('\n');
+    expect(builtins).toContain('child_process'); // the trace lists builtins
+    expect(builtins.filter((m) => m === 'worker_threads' || m === 'zlib')).toEqual([]);
+  });
+
   it('the full CLI (an option the fast path declines) loads no heavy module either', async () => {
     const { code, modules } = modulesLoaded(await plainCommitRepo(), ['hook', 'pre-commit', '--max-warnings', '-1']);
     expect(code).toBe(0);
