@@ -12,7 +12,8 @@
  * `git grep -P`. Each evaluation also runs under a time budget (a huge file), whose overrun is an
  * evaluation error.
  */
-import { RE2JS, RE2Set } from 're2js';
+import type { RE2JS, RE2Set } from 're2js';
+import { re2js } from './re2.js';
 import { isSafePattern } from './safe-pattern.js';
 import { plainPattern, type PlainPattern } from './plain-pattern.js';
 import { canonicalMode } from '../constraints/shape.js';
@@ -64,6 +65,7 @@ const ALLOWED_FLAGS = /^[imsu]*$/;
 
 /** re2js flag bits for JavaScript-style flags (`u` is implied: RE2 always matches code points). */
 function re2Flags(flags: string): number {
+  const { RE2JS } = re2js();
   return (
     (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) |
     (flags.includes('m') ? RE2JS.MULTILINE : 0) |
@@ -73,12 +75,19 @@ function re2Flags(flags: string): number {
 
 /** Full re2js flag bits of a pattern: its flags, plus lookbehind support only when it has one (it costs re2js its fast paths). */
 function re2Bits(pattern: string, flags: string): number {
-  return re2Flags(flags) | (/\(\?<[=!]/.test(pattern) ? RE2JS.LOOKBEHINDS : 0);
+  return re2Flags(flags) | (hasLookbehind(pattern) ? re2js().RE2JS.LOOKBEHINDS : 0);
+}
+
+const hasLookbehind = (pattern: string): boolean => /\(\?<[=!]/.test(pattern);
+
+/** Which matchers share an RE2Set: the same re2js flag bits (re2Bits), told without loading re2js. */
+function flagGroup(pattern: string, flags: string): string {
+  return ['i', 'm', 's'].filter((f) => flags.includes(f)).join('') + (hasLookbehind(pattern) ? '<' : '');
 }
 
 function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem: string } {
   try {
-    return { re2: RE2JS.compile(pattern, re2Bits(pattern, flags)) };
+    return { re2: re2js().RE2JS.compile(pattern, re2Bits(pattern, flags)) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
@@ -290,7 +299,7 @@ export interface Prefilter {
  * run decides none of its members, so callers simply evaluate them.
  */
 export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
-  const groups = new Map<number, Matcher[]>();
+  const groups = new Map<string, Matcher[]>();
   // A large program makes the set's DFA build a state per character on a long line (a 1 MB line
   // and `[a-z]{1000}[0-9]`: seconds, with no budget to stop it): such matchers stay undecided,
   // so each runs under its own bounded evaluation instead.
@@ -300,17 +309,19 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
       undecided.push(m);
       continue;
     }
-    const bits = re2Bits(m.source, m.flags);
-    groups.set(bits, [...(groups.get(bits) ?? []), m]);
+    const group = flagGroup(m.source, m.flags);
+    groups.set(group, [...(groups.get(group) ?? []), m]);
   }
   // A set is built the first time a text needs it: when every text lacks its members' literals,
   // it never is. One that cannot be built decides none of its members, from then on.
   const staticUndecided = new Set<Matcher>(undecided);
-  const sets = [...groups].map(([bits, members]) => ({ bits, members, set: undefined as RE2Set | null | undefined }));
+  const sets = [...groups.values()].map((members) => ({ members, set: undefined as RE2Set | null | undefined }));
   const built = (g: (typeof sets)[number]): RE2Set | null => {
     if (g.set === undefined) {
       try {
-        const set = new RE2Set(RE2Set.UNANCHORED, g.bits);
+        const { RE2Set } = re2js();
+        const first = g.members[0]!;
+        const set = new RE2Set(RE2Set.UNANCHORED, re2Bits(first.source, first.flags));
         for (const m of g.members) set.add(m.source);
         set.compile();
         g.set = set;

@@ -6,7 +6,7 @@
  * is allowed: it is what replaces compiling schemas at start-up.)
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, PACKAGE_ROOT, tempDir } from '../helpers/repo.js';
@@ -69,7 +69,7 @@ describe('findings hook pre-commit loads only what it needs', () => {
     expect(modules.filter((m) => m.includes('/dist/src/cli/') || m.includes('/node_modules/commander/'))).toEqual([]);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
     const inputs = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.inputs.txt'), 'utf8');
-    expect(inputs).toContain('\nnode_modules/re2js/'); // the list the next line reads is there
+    expect(inputs).toContain('\nnode_modules/picomatch/'); // the list the next line reads is there
     expect(BUNDLED_HEAVY.exec(inputs)?.[0] ?? null).toBeNull();
   });
 
@@ -91,13 +91,26 @@ describe('findings hook pre-commit loads only what it needs', () => {
     expect(builtins.filter((m) => m === 'worker_threads' || m === 'zlib')).toEqual([]);
   });
 
+  it('re2js loads only when a pattern must run: not for plain patterns whose literals no staged file holds', async () => {
+    const root = await plainCommitRepo(); // plain patterns; src/a.js holds neither `eval(` nor `setTimeout`
+    const quiet = modulesLoaded(root, ['hook', 'pre-commit']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.modules.some((m) => m.endsWith('/dist/hook.mjs'))).toBe(true);
+    expect(quiet.modules.filter((m) => m.includes('/node_modules/re2js/'))).toEqual([]);
+    writeFileSync(path.join(root, 'src/a.js'), 'eval(x);\n');
+    spawnSync('git', ['add', 'src/a.js'], { cwd: root });
+    const blocked = modulesLoaded(root, ['hook', 'pre-commit']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.modules.some((m) => m.includes('/node_modules/re2js/'))).toBe(true);
+  });
+
   it('the full CLI (an option the fast path declines) loads no heavy module either', async () => {
     const { code, modules } = modulesLoaded(await plainCommitRepo(), ['hook', 'pre-commit', '--max-warnings', '-1']);
     expect(code).toBe(0);
     // The trace works: the gate's own modules are in it.
     expect(modules.some((m) => m.includes('/dist/src/cli/main.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/hooks/gate.js'))).toBe(true);
-    expect(modules.some((m) => m.includes('/node_modules/re2js/'))).toBe(true);
+    expect(modules.some((m) => m.includes('/node_modules/picomatch/'))).toBe(true);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
   });
 
