@@ -4,7 +4,7 @@
  * launcher before it loads the hook's code, or by the CLI while it probes for the root, so git
  * works while node compiles. Imports nothing but the git runner, so loading it costs nothing.
  */
-import { readObjects, runGit } from '../src/git/core.js';
+import { git, parseCatFileObjects, runGit, type BatchObject } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 
 export const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
@@ -13,6 +13,9 @@ export const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as
 export const STAGED_META = [`:${Layout.constraintIndex}`, `:${Layout.config}`] as const;
 /** The constraint index at HEAD (the "before" of the stricter-of judgment, hooks/judgment.ts). */
 export const HEAD_INDEX = `HEAD:${Layout.constraintIndex}`;
+/** HEAD's commit: the batch's header names it, so no `rev-parse` is needed for it (hooks/commit-start.ts). */
+export const HEAD_COMMIT = 'HEAD^{commit}';
+const META = [...STAGED_META, HEAD_INDEX, HEAD_COMMIT];
 
 /** Reads of a staged check started before the root and HEAD were known. */
 export interface EarlyReads {
@@ -20,8 +23,8 @@ export interface EarlyReads {
   readonly cwd: string;
   /** The staged diff's output, or null when git failed (the caller then asks again, as without it). */
   readonly diff: Promise<Buffer | null>;
-  /** STAGED_META and HEAD_INDEX read by name (null: absent), or null when git failed (then read again). */
-  readonly meta: Promise<Map<string, Buffer | null> | null>;
+  /** STAGED_META, HEAD_INDEX and HEAD_COMMIT read by name (null: absent), or null when git failed (then read again). */
+  readonly meta: Promise<Map<string, BatchObject | null> | null>;
 }
 
 /**
@@ -35,6 +38,9 @@ export function startStagedReads(cwd: string): EarlyReads {
     (r) => (r.code === 0 ? r.stdout : null),
     () => null,
   );
-  const meta = readObjects(cwd, [...STAGED_META, HEAD_INDEX]).catch(() => null);
+  const meta = git(cwd, ['cat-file', '--batch'], { input: `${META.join('\n')}\n` }).then(
+    (out) => parseCatFileObjects(out, META),
+    () => null,
+  );
   return { cwd, diff, meta };
 }

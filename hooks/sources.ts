@@ -140,9 +140,9 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       if (head !== null) beforeName = `${head}:${Layout.constraintIndex}`;
       const meta = early === null ? null : await early.meta;
       if (meta !== null) {
-        metaRead = new Map(metaNames.map((n) => [n, meta.get(n) ?? null]));
+        metaRead = new Map(metaNames.map((n) => [n, meta.get(n)?.data ?? null]));
         // HEAD named by the sha the probe resolved or by name, at the same moment: the same blob.
-        if (beforeName !== null) metaRead.set(beforeName, meta.get(HEAD_INDEX) ?? null);
+        if (beforeName !== null) metaRead.set(beforeName, meta.get(HEAD_INDEX)?.data ?? null);
       }
       break;
     }

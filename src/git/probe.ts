@@ -81,6 +81,14 @@ export async function commitState(root: string): Promise<CommitState> {
   return (await probe(root, false)) ?? { head: null, operation: null, objects: null };
 }
 
+/** The operation in progress in the worktree whose git folder is `gitDir` (its state files there). */
+export function operationIn(gitDir: string): Operation | null {
+  return operationFrom(
+    gitDir,
+    OPERATION_FILES.map(([f]) => f),
+  );
+}
+
 function operationFrom(cwd: string, paths: readonly string[]): Operation | null {
   for (let k = 0; k < OPERATION_FILES.length; k += 1) {
     const p = paths[k];

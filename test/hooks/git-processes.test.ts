@@ -29,7 +29,7 @@ function gitCommandsOfHook(
 }
 
 describe('git processes of one pre-commit run', () => {
-  it('a plain commit: one probe (top level, HEAD, operation), one diff (started alongside), one cat-file', async () => {
+  it('a plain commit: one diff and one cat-file, started together; the repository files and the batch answer the probe', async () => {
     const repo = await hookedRepo();
     stageIndex(repo, constraint('c-active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
@@ -37,8 +37,8 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', 'src/a.js');
     const { code, commands } = gitCommandsOfHook(repo.root);
     expect(code).toBe(0);
-    // The diff starts while the probe runs (their order in the trace may vary).
-    expect([...commands].sort()).toEqual(['cat-file', 'diff', 'rev-parse']);
+    // Their order in the trace may vary. No rev-parse: an ordinary repository (hooks/commit-start.ts).
+    expect([...commands].sort()).toEqual(['cat-file', 'diff']);
   });
 
   it('a staged finding source: the index is listed once for validation and the drift check', async () => {
@@ -47,7 +47,7 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', '.agents/findings/f-one.md');
     const { commands } = gitCommandsOfHook(repo.root);
     expect(commands.filter((c) => c === 'ls-files')).toHaveLength(1);
-    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(1);
+    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(0);
     expect(commands.filter((c) => c === 'diff')).toHaveLength(1);
   });
 
@@ -75,7 +75,7 @@ describe('git processes of one pre-commit run', () => {
     const { code, commands, output } = gitCommandsOfHook(repo.root);
     expect(code).toBe(1);
     expect(output).toContain('matched "eval("');
-    expect(commands.filter((c) => c !== 'cat-file').sort()).toEqual(['diff', 'rev-parse']);
+    expect(commands.filter((c) => c !== 'cat-file').sort()).toEqual(['diff']);
   });
 
   it('started by the launcher or by the hook, each git question is asked once: with an option, and not at all when skipped', async () => {
