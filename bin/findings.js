@@ -28,8 +28,11 @@ const argv = process.argv.slice(2);
 async function fastHook() {
   if (argv[0] !== 'hook' || (argv[1] !== 'pre-commit' && argv[1] !== 'pre-merge-commit')) return false;
   if (!bundleIsCurrent()) return false;
+  // git starts on the commit's first questions while node loads the hook's code (hooks/commit-start.ts).
+  const { startCommitHook } = await import('../dist/commit-start.mjs');
+  const started = startCommitHook(argv, process.env, process.cwd());
   const fast = await import('../dist/hook.mjs');
-  return fast.main(argv);
+  return fast.main(argv, started);
 }
 
 /**
@@ -39,9 +42,9 @@ async function fastHook() {
  */
 function bundleIsCurrent() {
   const mtime = (rel) => statSync(new URL(rel, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? null;
-  const bundled = mtime('../dist/hook.mjs');
+  const bundled = Math.min(mtime('../dist/hook.mjs') ?? -1, mtime('../dist/commit-start.mjs') ?? -1);
   const compiled = mtime('../dist/.tsbuildinfo');
-  return bundled !== null && (compiled === null || bundled >= compiled);
+  return bundled !== -1 && (compiled === null || bundled >= compiled);
 }
 
 if (!(await fastHook())) {

@@ -113,15 +113,3 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     judged: index.constraints,
   };
 }
-
-/** FINDINGS_SKIP: `all`, or a comma-separated list of constraint ids. Pure. */
-export function parseSkip(env: NodeJS.ProcessEnv): { all: boolean; ids: Set<string> } {
-  const raw = env['FINDINGS_SKIP'] ?? '';
-  const ids = new Set(
-    raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  );
-  return { all: ids.has('all'), ids };
-}

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { workerThreads } from '../src/lazy-builtins.js';
 import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { packageFile } from '../src/package-root.js';
 import type { ConstraintIndex } from '../src/types.js';
@@ -50,7 +50,7 @@ function heldPositions(index: ConstraintIndex, held: GateOptions['held']): [numb
 /** Runs the gate over `files` in a worker, calling `onChunk` as each chunk is judged. */
 function inWorker(data: GateWorkerData, onChunk: (files: number, diagnostics: Diagnostic[]) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl(), { workerData: data });
+    const worker = new (workerThreads().Worker)(workerUrl(), { workerData: data });
     let ended = false;
     worker.on('message', (m: GateWorkerMessage) => {
       if (m.kind === 'chunk') onChunk(m.files, m.diagnostics as Diagnostic[]);

@@ -14,7 +14,8 @@ import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { mergeHeadsFromEnv, type Operation } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { RepoFiles } from '../src/repo-files.js';
-import { checkConstraints, parseSkip } from './check.js';
+import { checkConstraints } from './check.js';
+import { parseSkip } from './skip.js';
 import { stagedSnapshot, type Probed } from './snapshot.js';
 import { compiledDrift, FIX_COMMAND } from './compiler-link.js';
 import { finish, type HookOutcome } from './outcome.js';
@@ -53,7 +54,7 @@ function currentOperation(found: Operation | null, env: NodeJS.ProcessEnv, hook:
   return hook === 'pre-merge-commit' || mergeHeadsFromEnv(env).length > 0 ? 'merge' : null;
 }
 
-/** `probed`: HEAD, the operation and an early staged diff, when the caller probed them with the root (src/cli/commit-hook.ts). */
+/** `probed`: HEAD, the operation and the early reads, when the caller probed them with the root (src/cli/commit-hook.ts). */
 export async function preCommit(
   root: string,
   env: NodeJS.ProcessEnv,

@@ -9,7 +9,8 @@
 import { commitState, type CommitState } from '../src/git/probe.js';
 import type { Operation } from '../src/git/hooks.js';
 import { indexFiles, type RepoFiles } from '../src/repo-files.js';
-import { collect, type Collected, type EarlyDiff } from './sources.js';
+import type { EarlyReads } from './early-reads.js';
+import { collect, type Collected } from './sources.js';
 
 export interface StagedSnapshot {
   /** HEAD's commit, or null before the first commit. */
@@ -25,12 +26,13 @@ export interface StagedSnapshot {
 /** What the CLI learnt while finding the root: HEAD and the operation, and the staged diff it started meanwhile. */
 export interface Probed {
   readonly state: CommitState;
-  readonly stagedDiff?: EarlyDiff;
+  readonly early?: EarlyReads;
 }
 
 /** `probed`: what the caller already asked git (the CLI does, finding the root); else one rev-parse here. */
 export async function stagedSnapshot(root: string, probed?: Probed): Promise<StagedSnapshot> {
-  const { head, operation } = probed?.state ?? (await commitState(root));
-  const collected = await collect(root, { kind: 'staged' }, { head, ...(probed?.stagedDiff ? { stagedDiff: probed.stagedDiff } : {}) });
+  const { head, operation, objects } = probed?.state ?? (await commitState(root));
+  const known = { head, ...(objects === null ? {} : { objects }), ...(probed?.early ? { early: probed.early } : {}) };
+  const collected = await collect(root, { kind: 'staged' }, known);
   return { head, operation, collected, staged: indexFiles(root, collected.files) };
 }

@@ -15,12 +15,13 @@ import {
   parseRawDiff,
   readObjects,
   resolveCommit,
-  runGit,
   treeEntries,
   type RawChange,
 } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { pathsWorthReading } from './blob-selection.js';
+import { readLocalBlobs } from '../src/git/local-blobs.js';
+import { HEAD_INDEX, RAW_DIFF, STAGED_META, type EarlyReads } from './early-reads.js';
 import type { FileContent } from '../src/repo-files.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
@@ -103,32 +104,10 @@ function deletionsOf(changes: readonly RawChange[]): string[] {
 export interface Known {
   /** HEAD's commit (null: none), when already resolved (hooks/snapshot.ts). */
   readonly head?: string | null;
-  /** The staged diff, started early (startStagedDiff); used when it ran at the same root. */
-  readonly stagedDiff?: EarlyDiff;
-}
-
-const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
-
-/** A staged diff started before the root and HEAD were known. */
-export interface EarlyDiff {
-  /** The folder git ran in. */
-  readonly cwd: string;
-  /** Its output, or null when git failed (the caller then asks again, as without it). */
-  readonly output: Promise<Buffer | null>;
-}
-
-/**
- * Starts `git diff --cached` in `cwd` while the CLI probes for the root and HEAD, so the two git
- * processes overlap (docs/hooks.md "Speed"). Without a commit argument git compares with HEAD,
- * or on an unborn branch shows every staged file as added: the same as naming HEAD's commit or
- * the empty tree, as collect does once it knows HEAD.
- */
-export function startStagedDiff(cwd: string): EarlyDiff {
-  const output = runGit(cwd, ['diff', '--cached', ...RAW_DIFF]).then(
-    (r) => (r.code === 0 ? r.stdout : null),
-    () => null,
-  );
-  return { cwd, output };
+  /** The staged diff and settings, started early (hooks/early-reads.ts); used when they ran at the same root. */
+  readonly early?: EarlyReads;
+  /** git's objects folder: staged blobs are read from disk when they are there, verified (src/git/local-blobs.ts). */
+  readonly objects?: string;
 }
 
 /** Lists and reads the files of a mode with one cat-file process (index and config in the same batch). */
@@ -140,22 +119,31 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
   let diffBase: Collected['diffBase'] = null;
   let deletedPaths: string[] = [];
   let worthReading: ReadonlySet<string> | null = null;
+  /** The settings and index texts when already read (early reads), by the names below. */
+  let metaRead: Map<string, Buffer | null> | null = null;
   switch (mode.kind) {
     case 'paths':
       return mode.worktree ? collectWorktreePaths(root, mode.paths) : collectStagedPaths(root, mode.paths);
     case 'staged': {
       const head = known.head !== undefined ? known.head : await resolveCommit(root, 'HEAD');
       const base = head ?? EMPTY_TREE;
-      // Paths in the diff are the top level's; an early diff counts only if it ran where this one would.
-      const early = known.stagedDiff !== undefined && known.stagedDiff.cwd === root ? await known.stagedDiff.output : null;
-      const raw = parseRawDiff(early ?? (await git(root, ['diff', '--cached', ...RAW_DIFF, base])));
+      // Paths in the diff are the top level's; early reads count only if they ran where these would.
+      const early = known.early !== undefined && known.early.cwd === root ? known.early : null;
+      const diff = early === null ? null : await early.diff;
+      const raw = parseRawDiff(diff ?? (await git(root, ['diff', '--cached', ...RAW_DIFF, base])));
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       // `:<path>` names the index's stage-0 blob; cat-file honours GIT_INDEX_FILE like every git child.
-      metaNames = [`:${Layout.constraintIndex}`, `:${Layout.config}`];
+      metaNames = [...STAGED_META];
       contentSource = 'index';
       diffBase = { from: base, to: null };
       if (head !== null) beforeName = `${head}:${Layout.constraintIndex}`;
+      const meta = early === null ? null : await early.meta;
+      if (meta !== null) {
+        metaRead = new Map(metaNames.map((n) => [n, meta.get(n)?.data ?? null]));
+        // HEAD named by the sha the probe resolved or by name, at the same moment: the same blob.
+        if (beforeName !== null) metaRead.set(beforeName, meta.get(HEAD_INDEX)?.data ?? null);
+      }
       break;
     }
     case 'range': {
@@ -191,7 +179,12 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     return true;
   });
   const read = worthReading === null ? blobs : blobs.filter((e) => worthReading.has(e.path));
-  const objects = await readObjects(root, [...read.map((e) => e.sha), ...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName])]);
+  // Blobs found on disk (the working tree, loose objects; hash-verified) need no cat-file.
+  const local = known.objects === undefined ? null : readLocalBlobs(root, known.objects, read);
+  const names = (local === null ? read : read.filter((e) => !local.has(e.sha))).map((e) => e.sha);
+  if (metaRead === null) names.push(...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName]));
+  const objects = await readObjects(root, names);
+  for (const [name, data] of [...(local ?? []), ...(metaRead ?? [])]) objects.set(name, data);
   const files: FileContent[] = [];
   for (const e of blobs) {
     const data = worthReading === null || worthReading.has(e.path) ? objects.get(e.sha) : UNREAD;

@@ -5,11 +5,12 @@
  */
 import path from 'node:path';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { probeRepository, type CommitState } from '../git/probe.js';
-import { parseSkip } from '../../hooks/check.js';
+import { probeRepository, type CommitState, type RepositoryProbe } from '../git/probe.js';
+import { commitHookSkipped } from '../../hooks/skip.js';
 import { preCommit, type CommitHook } from '../../hooks/pre-commit.js';
-import { startStagedDiff } from '../../hooks/sources.js';
+import { startStagedReads } from '../../hooks/early-reads.js';
 import type { HookOutcome } from '../../hooks/outcome.js';
+import type { HookStart } from '../../hooks/commit-start.js';
 import type { CliIo } from './io.js';
 import { Output, rootDirectory, type CommonOptions } from './options.js';
 import { applyWarningOptions, type WarningOptions } from './warnings.js';
@@ -22,9 +23,13 @@ export type HookOptions = CommonOptions & WarningOptions;
  * The hook's root (`--root`, else the top level of cwd) and the commit state, from one git
  * process (src/git/probe.ts): the same answers and errors as resolveGitRoot (src/cli/options.ts).
  */
-export async function probeRoot(rootOption: string | undefined, io: CliIo): Promise<{ root: string; state: CommitState }> {
+export async function probeRoot(
+  rootOption: string | undefined,
+  io: CliIo,
+  started?: Promise<RepositoryProbe | null>,
+): Promise<{ root: string; state: CommitState }> {
   if (rootOption === undefined) {
-    const found = await probeRepository(io.cwd);
+    const found = await (started ?? probeRepository(io.cwd));
     if (found === null) throw new UsageError(`${io.cwd}: not a git repository (run \`git init\` first)`);
     return { root: found.topLevel, state: found };
   }
@@ -45,13 +50,18 @@ export async function reportHook(out: Output, outcome: HookOutcome, opts: Warnin
   return outcome.blocked || verdict.tooMany ? ExitCode.Failed : ExitCode.Ok;
 }
 
-/** Runs a commit hook with its options already parsed. */
-export async function runCommitHook(hook: CommitHook, opts: HookOptions, io: CliIo): Promise<ExitCode> {
+/**
+ * Runs a commit hook with its options already parsed. `started`: the launcher's git work for
+ * this very run (hooks/commit-start.ts), used when it ran where the hook runs.
+ */
+export async function runCommitHook(hook: CommitHook, opts: HookOptions, io: CliIo, started?: HookStart | null): Promise<ExitCode> {
   const out = Output.from(io, opts, HOOK_FORMATS);
-  // The staged diff runs while the probe finds the root (git runs hooks at the top level, so it
-  // usually ran there; elsewhere collect asks again). Skipped runs never need it.
-  const skipped = parseSkip(io.env).all || io.env['HUSKY'] === '0';
-  const stagedDiff = skipped ? undefined : startStagedDiff(opts.root === undefined ? io.cwd : path.resolve(io.cwd, opts.root));
-  const { root, state } = await probeRoot(opts.root, io);
-  return reportHook(out, await preCommit(root, io.env, hook, { state, ...(stagedDiff ? { stagedDiff } : {}) }), opts, root);
+  const begun = started && opts.root === undefined && started.cwd === io.cwd ? started : null;
+  // The staged diff and settings are read while the probe finds the root (git runs hooks at the
+  // top level, so they usually ran there; elsewhere collect asks again). Skipped runs never need them.
+  const early = commitHookSkipped(io.env)
+    ? undefined
+    : (begun?.early ?? startStagedReads(opts.root === undefined ? io.cwd : path.resolve(io.cwd, opts.root)));
+  const { root, state } = await probeRoot(opts.root, io, begun?.probe);
+  return reportHook(out, await preCommit(root, io.env, hook, { state, ...(early ? { early } : {}) }), opts, root);
 }

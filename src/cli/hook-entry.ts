@@ -10,6 +10,7 @@
 import type { CommitHook } from '../../hooks/pre-commit.js';
 import { HOOK_FORMATS, runCommitHook, type HookOptions } from './commit-hook.js';
 import { reportFailure, stopQuietlyOnClosedPipe } from './failure.js';
+import type { HookStart } from '../../hooks/commit-start.js';
 import { processIo } from './io.js';
 
 export interface FastHookArgs {
@@ -53,14 +54,17 @@ export function parseFastHookArgs(argv: readonly string[]): FastHookArgs | null 
   return { hook, options };
 }
 
-/** Runs the hook when the fast path can; false when the launcher must run the full CLI instead. */
-export async function main(argv: readonly string[]): Promise<boolean> {
+/**
+ * Runs the hook when the fast path can; false when the launcher must run the full CLI instead.
+ * `started`: the git work the launcher began for this command line (hooks/commit-start.ts).
+ */
+export async function main(argv: readonly string[], started?: HookStart | null): Promise<boolean> {
   const parsed = parseFastHookArgs(argv);
   if (parsed === null) return false;
   stopQuietlyOnClosedPipe();
   const io = processIo();
   try {
-    process.exitCode = await runCommitHook(parsed.hook, parsed.options, io);
+    process.exitCode = await runCommitHook(parsed.hook, parsed.options, io, started);
   } catch (error) {
     process.exitCode = await reportFailure('hook', error, io);
   }

@@ -184,7 +184,18 @@ export async function treeEntries(
 
 /** Parses `git cat-file --batch` output for the names it was asked, in order. Pure. */
 export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<string, Buffer | null> {
-  const result = new Map<string, Buffer | null>();
+  return new Map([...parseCatFileObjects(out, names)].map(([name, object]) => [name, object?.data ?? null]));
+}
+
+/** One object of a `git cat-file --batch` answer: the object id git resolved the name to, and its content. */
+export interface BatchObject {
+  readonly id: string;
+  readonly data: Buffer;
+}
+
+/** Parses `git cat-file --batch` output (`<id> <type> <size>` then the content) for the names asked, in order. Pure. */
+export function parseCatFileObjects(out: Buffer, names: readonly string[]): Map<string, BatchObject | null> {
+  const result = new Map<string, BatchObject | null>();
   let pos = 0;
   for (const name of names) {
     const nl = out.indexOf(10, pos);
@@ -196,7 +207,7 @@ export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<st
       continue;
     }
     const size = Number(header.slice(header.lastIndexOf(' ') + 1));
-    result.set(name, out.subarray(pos, pos + size));
+    result.set(name, { id: header.slice(0, header.indexOf(' ')), data: out.subarray(pos, pos + size) });
     pos += size + 1;
   }
   return result;

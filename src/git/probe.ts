@@ -23,6 +23,8 @@ export interface CommitState {
   readonly head: string | null;
   /** The multi-step operation in progress in this worktree, or null. */
   readonly operation: Operation | null;
+  /** git's objects folder (absolute; GIT_OBJECT_DIRECTORY when set), where staged blobs are read from (src/git/local-blobs.ts). */
+  readonly objects: string | null;
 }
 
 /** What one probe of the current folder tells a commit hook: the top level, HEAD and the operation. */
@@ -31,11 +33,18 @@ export interface RepositoryProbe extends CommitState {
   readonly topLevel: string;
 }
 
-const STATE_ARGS: readonly string[] = [...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]), '--verify', '--quiet', 'HEAD^{commit}'];
+const STATE_ARGS: readonly string[] = [
+  ...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]),
+  '--git-path',
+  'objects',
+  '--verify',
+  '--quiet',
+  'HEAD^{commit}',
+];
 
 /**
- * `git rev-parse [--show-toplevel] --git-path <f>… --verify --quiet HEAD^{commit}`: git prints
- * the top level, then the state-file paths (relative to `cwd`), then the sha; when HEAD does not
+ * `git rev-parse [--show-toplevel] --git-path <f>… --git-path objects --verify --quiet HEAD^{commit}`:
+ * git prints the top level, then the state-file paths and the objects folder (relative to `cwd`), then the sha; when HEAD does not
  * resolve it still prints the rest and exits 1. Any other exit (128: not a repository, or inside
  * the git folder, where there is no work tree) means there is nothing to probe: null.
  */
@@ -49,9 +58,11 @@ async function probe(cwd: string, withTopLevel: boolean): Promise<(CommitState &
     .split('\n')
     .filter((l) => l !== '');
   const first = withTopLevel ? 1 : 0;
-  if (lines.length < first + OPERATION_FILES.length) return null;
-  const head = r.code === 0 ? (lines[first + OPERATION_FILES.length] ?? null) : null;
-  return { topLevel: withTopLevel ? lines[0]! : null, head, operation: operationFrom(cwd, lines.slice(first)) };
+  const paths = first + OPERATION_FILES.length + 1;
+  if (lines.length < paths) return null;
+  const head = r.code === 0 ? (lines[paths] ?? null) : null;
+  const objects = path.resolve(cwd, lines[paths - 1]!);
+  return { topLevel: withTopLevel ? lines[0]! : null, head, operation: operationFrom(cwd, lines.slice(first)), objects };
 }
 
 /**
@@ -60,12 +71,22 @@ async function probe(cwd: string, withTopLevel: boolean): Promise<(CommitState &
  */
 export async function probeRepository(cwd: string): Promise<RepositoryProbe | null> {
   const found = await probe(cwd, true);
-  return found === null || found.topLevel === null ? null : { topLevel: found.topLevel, head: found.head, operation: found.operation };
+  return found === null || found.topLevel === null
+    ? null
+    : { topLevel: found.topLevel, head: found.head, operation: found.operation, objects: found.objects };
 }
 
 /** HEAD and the operation in progress at `root`; both null when git cannot tell. */
 export async function commitState(root: string): Promise<CommitState> {
-  return (await probe(root, false)) ?? { head: null, operation: null };
+  return (await probe(root, false)) ?? { head: null, operation: null, objects: null };
+}
+
+/** The operation in progress in the worktree whose git folder is `gitDir` (its state files there). */
+export function operationIn(gitDir: string): Operation | null {
+  return operationFrom(
+    gitDir,
+    OPERATION_FILES.map(([f]) => f),
+  );
 }
 
 function operationFrom(cwd: string, paths: readonly string[]): Operation | null {

@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../lazy-builtins.js';
 import { packageFile } from '../package-root.js';
 import { evaluate, type Evaluation, type Matcher } from './detector.js';
 import type { BoundedTask } from './bounded-worker.js';
@@ -21,7 +22,10 @@ const WORST_NS_PER_UNIT = 100;
 
 /** True when an evaluation's worst case fits its budget, so it may run inline. Pure. */
 export function fitsInline(matcher: Matcher, textLength: number, budgetMs: number): boolean {
-  return textLength * matcher.re2.programSize() * WORST_NS_PER_UNIT <= budgetMs * 1e6;
+  const fits = (programSize: number): boolean => textLength * programSize * WORST_NS_PER_UNIT <= budgetMs * 1e6;
+  // A plain pattern's bound that fits says so without compiling it (the program is never larger).
+  if (matcher.plain !== undefined && fits(matcher.plain.programSizeBound)) return true;
+  return fits(matcher.re2.programSize());
 }
 
 export const overrunMessage = (budgetMs: number): string => `matching took longer than the ${budgetMs} ms budget and was stopped`;
@@ -52,7 +56,7 @@ export class BoundedEvaluator {
 
   private start(): { worker: Worker; ready: Promise<void> } {
     if (this.worker === null || this.ready === null) {
-      const worker = new Worker(workerUrl());
+      const worker = new (workerThreads().Worker)(workerUrl());
       worker.unref();
       this.worker = worker;
       // The budget starts once the thread runs: a slow start on a busy machine is not the pattern's cost.

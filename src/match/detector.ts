@@ -12,11 +12,13 @@
  * `git grep -P`. Each evaluation also runs under a time budget (a huge file), whose overrun is an
  * evaluation error.
  */
-import { RE2JS, RE2Set } from 're2js';
+import type { RE2JS, RE2Set } from 're2js';
+import { re2js } from './re2.js';
 import { isSafePattern } from './safe-pattern.js';
+import { plainPattern, type PlainPattern } from './plain-pattern.js';
 import { canonicalMode } from '../constraints/shape.js';
 import { LineTable } from '../text-position.js';
-import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralTree } from './literals.js';
+import { LiteralTable, allOf, literalScanner, possible, requiredLiterals, type LiteralTree } from './literals.js';
 
 export interface DetectorSpec {
   readonly kind: string;
@@ -31,7 +33,10 @@ export interface Matcher {
   readonly kind: 'regex' | 'content_pattern';
   /** `match`: a match is a violation; `must_contain`: a file without a match is one (docs/hooks.md "Detector modes"). */
   readonly mode: 'match' | 'must_contain';
+  /** The compiled pattern; for a plain pattern compiled on first use (src/match/plain-pattern.ts). */
   readonly re2: RE2JS;
+  /** What is known without compiling, for a plain pattern: its required literals and a program-size bound. */
+  readonly plain?: PlainPattern;
   /** The pattern without its leading inline flag group (the flags are in `flags`). */
   readonly source: string;
   readonly flags: string;
@@ -60,6 +65,7 @@ const ALLOWED_FLAGS = /^[imsu]*$/;
 
 /** re2js flag bits for JavaScript-style flags (`u` is implied: RE2 always matches code points). */
 function re2Flags(flags: string): number {
+  const { RE2JS } = re2js();
   return (
     (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) |
     (flags.includes('m') ? RE2JS.MULTILINE : 0) |
@@ -69,12 +75,19 @@ function re2Flags(flags: string): number {
 
 /** Full re2js flag bits of a pattern: its flags, plus lookbehind support only when it has one (it costs re2js its fast paths). */
 function re2Bits(pattern: string, flags: string): number {
-  return re2Flags(flags) | (/\(\?<[=!]/.test(pattern) ? RE2JS.LOOKBEHINDS : 0);
+  return re2Flags(flags) | (hasLookbehind(pattern) ? re2js().RE2JS.LOOKBEHINDS : 0);
+}
+
+const hasLookbehind = (pattern: string): boolean => /\(\?<[=!]/.test(pattern);
+
+/** Which matchers share an RE2Set: the same re2js flag bits (re2Bits), told without loading re2js. */
+function flagGroup(pattern: string, flags: string): string {
+  return ['i', 'm', 's'].filter((f) => flags.includes(f)).join('') + (hasLookbehind(pattern) ? '<' : '');
 }
 
 function compileRe2(pattern: string, flags: string): { re2: RE2JS } | { problem: string } {
   try {
-    return { re2: RE2JS.compile(pattern, re2Bits(pattern, flags)) };
+    return { re2: re2js().RE2JS.compile(pattern, re2Bits(pattern, flags)) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (/\(\?[=!<]|\\[1-9]|\\k</.test(pattern) || /unsupported Perl syntax|invalid escape/.test(why)) {
@@ -96,22 +109,44 @@ export function patternProblem(pattern: string, flags = ''): string | null {
 
 /** The pattern compiled for re2js, or why it may not be used (one compile serves both). */
 function checkPattern(pattern: string, flags: string): { re2: RE2JS } | { problem: string } {
-  if (!ALLOWED_FLAGS.test(flags)) return { problem: `flags "${flags}" are not allowed (use a subset of i, m, s, u)` };
+  const vetted = vetPattern(pattern, flags);
+  return vetted === null ? compileRe2(pattern, flags) : { problem: vetted };
+}
+
+/** Why a pattern may not be used, short of compiling it for re2js; null when it passes. */
+function vetPattern(pattern: string, flags: string): string | null {
+  if (!ALLOWED_FLAGS.test(flags)) return `flags "${flags}" are not allowed (use a subset of i, m, s, u)`;
   try {
     new RegExp(pattern, `${flags}g`);
   } catch (error) {
-    return { problem: `pattern does not compile: ${error instanceof Error ? error.message : String(error)}` };
+    return `pattern does not compile: ${error instanceof Error ? error.message : String(error)}`;
   }
   // safe-regex2's parser does not know lookbehind (and calls every such pattern unsafe); re2js
   // runs those in linear time anyway.
   if (!/\(\?<[=!]/.test(pattern) && !isSafePattern(pattern)) {
-    return {
-      problem:
-        'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); ' +
-        'rewrite it without a quantified group that itself contains a quantifier',
-    };
+    return (
+      'pattern is unsafe: nested quantifiers can backtrack catastrophically (e.g. "(a+)+"); ' +
+      'rewrite it without a quantified group that itself contains a quantifier'
+    );
   }
-  return compileRe2(pattern, flags);
+  return null;
+}
+
+/**
+ * A plain pattern that passed vetting, compiled by re2js on first use. re2js accepts every plain
+ * pattern (test/match/plain-pattern.test.ts), so the deferred compile cannot fail; if it ever
+ * did, the error surfaces where the pattern is used, never as a silent pass.
+ */
+function deferredRe2(pattern: string, flags: string): () => RE2JS {
+  let re2: RE2JS | null = null;
+  return () => {
+    if (re2 === null) {
+      const compiled = compileRe2(pattern, flags);
+      if ('problem' in compiled) throw new Error(`plain pattern ${JSON.stringify(pattern)} did not compile: ${compiled.problem}`);
+      re2 = compiled.re2;
+    }
+    return re2;
+  };
 }
 
 /**
@@ -135,9 +170,12 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     };
   }
   const { pattern, flags } = splitInlineFlags(spec.pattern, spec.flags ?? '');
-  const compiled = checkPattern(pattern, flags);
-  if ('problem' in compiled) return { ok: false, problem: compiled.problem };
-  const mode: Matcher['mode'] = canonical === 'required' ? 'must_contain' : 'match';
+  const plain = plainPattern(pattern, flags);
+  // A plain pattern is vetted now and compiled when a text needs it; any other compiles now.
+  const vetted = plain === null ? null : vetPattern(pattern, flags);
+  if (vetted !== null) return { ok: false, problem: vetted };
+  const compiled = plain === null ? checkPattern(pattern, flags) : null;
+  if (compiled !== null && 'problem' in compiled) return { ok: false, problem: compiled.problem };
   let exclude: RE2JS | undefined;
   if (spec.exclude !== undefined && spec.exclude !== '') {
     const ex = splitInlineFlags(spec.exclude);
@@ -145,15 +183,19 @@ export function compileDetector(spec: DetectorSpec): CompileResult {
     if ('problem' in checked) return { ok: false, problem: `detector exclude: ${checked.problem}` };
     exclude = checked.re2;
   }
+  const mode: Matcher['mode'] = canonical === 'required' ? 'must_contain' : 'match';
+  const kind: Matcher['kind'] = spec.kind;
+  const fields = { kind, mode, source: pattern, flags, ...(exclude ? { exclude, excludeSource: spec.exclude! } : {}) };
+  if (compiled !== null) return { ok: true, matcher: { ...fields, re2: compiled.re2 } };
+  const re2 = deferredRe2(pattern, flags);
   return {
     ok: true,
     matcher: {
-      kind: spec.kind,
-      mode,
-      re2: compiled.re2,
-      source: pattern,
-      flags,
-      ...(exclude ? { exclude, excludeSource: spec.exclude! } : {}),
+      ...fields,
+      plain: plain!,
+      get re2() {
+        return re2();
+      },
     },
   };
 }
@@ -229,6 +271,12 @@ export function violates(matcher: Matcher, text: string, options: EvaluateOption
 /** Matchers with a larger compiled program stay out of the prefilter (see buildPrefilter). */
 export const PREFILTER_MAX_PROGRAM = 200;
 
+/** True when the matcher's program has more than `size` instructions; a plain pattern's bound may tell without compiling it. */
+export function programSizeAbove(m: Matcher, size: number): boolean {
+  if (m.plain !== undefined && m.plain.programSizeBound <= size) return false;
+  return m.re2.programSize() > size;
+}
+
 /** Which matchers' patterns occur somewhere in a text, found in one linear pass per flag set. */
 export interface Prefilter {
   /** The matchers whose pattern matches somewhere in `text` (a superset is always safe). */
@@ -251,32 +299,39 @@ export interface Prefilter {
  * run decides none of its members, so callers simply evaluate them.
  */
 export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
-  const groups = new Map<number, Matcher[]>();
+  const groups = new Map<string, Matcher[]>();
   // A large program makes the set's DFA build a state per character on a long line (a 1 MB line
   // and `[a-z]{1000}[0-9]`: seconds, with no budget to stop it): such matchers stay undecided,
   // so each runs under its own bounded evaluation instead.
   const undecided: Matcher[] = [];
   for (const m of matchers) {
-    if (m.re2.programSize() > PREFILTER_MAX_PROGRAM) {
+    if (programSizeAbove(m, PREFILTER_MAX_PROGRAM)) {
       undecided.push(m);
       continue;
     }
-    const bits = re2Bits(m.source, m.flags);
-    groups.set(bits, [...(groups.get(bits) ?? []), m]);
+    const group = flagGroup(m.source, m.flags);
+    groups.set(group, [...(groups.get(group) ?? []), m]);
   }
-  const sets: { set: RE2Set | null; members: Matcher[] }[] = [];
-  for (const [bits, members] of groups) {
-    try {
-      const set = new RE2Set(RE2Set.UNANCHORED, bits);
-      for (const m of members) set.add(m.source);
-      set.compile();
-      sets.push({ set, members });
-    } catch {
-      sets.push({ set: null, members });
-    }
-  }
+  // A set is built the first time a text needs it: when every text lacks its members' literals,
+  // it never is. One that cannot be built decides none of its members, from then on.
   const staticUndecided = new Set<Matcher>(undecided);
-  for (const { set, members } of sets) if (set === null) for (const m of members) staticUndecided.add(m);
+  const sets = [...groups.values()].map((members) => ({ members, set: undefined as RE2Set | null | undefined }));
+  const built = (g: (typeof sets)[number]): RE2Set | null => {
+    if (g.set === undefined) {
+      try {
+        const { RE2Set } = re2js();
+        const first = g.members[0]!;
+        const set = new RE2Set(RE2Set.UNANCHORED, re2Bits(first.source, first.flags));
+        for (const m of g.members) set.add(m.source);
+        set.compile();
+        g.set = set;
+      } catch {
+        g.set = null;
+        for (const m of g.members) staticUndecided.add(m);
+      }
+    }
+    return g.set;
+  };
   const screen = literalScreen(matchers);
   // A set whose members all have required literals is skipped outright when a text has none of its literals.
   const screened = sets.map(({ members }) => screen !== null && members.every((m) => screen.screens(m)));
@@ -287,10 +342,16 @@ export function buildPrefilter(matchers: readonly Matcher[]): Prefilter {
     const absent = screen === null ? null : screen.absent;
     let occurring: Set<Matcher> | null = null;
     let unsure: Set<Matcher> | null = null;
-    for (const [g, { set, members }] of sets.entries()) {
-      if (set === null) continue;
+    for (const [g, group] of sets.entries()) {
+      const { members } = group;
       // Every member ruled out by its literals: the set has nothing to tell.
       if (absent !== null && ((found === 0 && screened[g]) || members.every(absent))) continue;
+      const set = built(group);
+      if (set === null) {
+        unsure ??= new Set(staticUndecided);
+        for (const m of members) unsure.add(m);
+        continue;
+      }
       let ids: number[] | null = null;
       try {
         ids = set.match(text);
@@ -332,7 +393,7 @@ function literalScreen(
   const trees = new Map<Matcher, LiteralTree>();
   for (const m of matchers) {
     if (trees.has(m)) continue;
-    const tree = requiredLiterals(m.re2, table);
+    const tree = m.plain !== undefined ? allOf(m.plain.literals, table) : requiredLiterals(m.re2, table);
     if (tree !== null) trees.set(m, tree);
   }
   const scanner = literalScanner(table.literals);

@@ -67,6 +67,13 @@ export function requiredLiterals(re2: RE2JS, table: LiteralTable): LiteralTree |
   return convert(root as Re2Prefilter, table);
 }
 
+/** The tree "every one of these literals occurs", or null for none. Pure apart from the table's ids. */
+export function allOf(literals: readonly string[], table: LiteralTable): LiteralTree | null {
+  const parts = literals.filter((l) => l !== '').map((l): LiteralTree => ({ kind: 'literal', id: table.id(l) }));
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? parts[0]! : { kind: 'all', parts };
+}
+
 function convert(node: Re2Prefilter, table: LiteralTable): LiteralTree | null {
   if (typeof node !== 'object' || node === null) return null;
   if (node.type === EXACT) {

@@ -9,20 +9,27 @@ import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/repo.js';
 import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
 
-function gitCommandsOfHook(cwd: string): { code: number; commands: string[] } {
+function gitCommandsOfHook(
+  cwd: string,
+  options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): { code: number; commands: string[]; output: string } {
   const trace = path.join(tempDir('findings-gittrace-'), 'trace.txt');
-  const r = spawnSync(process.execPath, [BIN, 'hook', 'pre-commit'], { cwd, env: hookEnv({ GIT_TRACE: trace }), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'pre-commit', ...(options.args ?? [])], {
+    cwd,
+    env: hookEnv({ GIT_TRACE: trace, ...options.env }),
+    encoding: 'utf8',
+  });
   const commands = readFileSync(trace, 'utf8')
     .split('\n')
     .flatMap((l) => {
       const m = /trace: built-in: git ([\w-]+)/.exec(l);
       return m ? [m[1]!] : [];
     });
-  return { code: r.status ?? -1, commands };
+  return { code: r.status ?? -1, commands, output: `${r.stdout}${r.stderr}` };
 }
 
 describe('git processes of one pre-commit run', () => {
-  it('a plain commit: one probe (top level, HEAD, operation), one diff (started alongside), one cat-file', async () => {
+  it('a plain commit: one diff and one cat-file, started together; the repository files and the batch answer the probe', async () => {
     const repo = await hookedRepo();
     stageIndex(repo, constraint('c-active'));
     repo.git('commit', '-q', '--no-verify', '-m', 'index');
@@ -30,8 +37,8 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', 'src/a.js');
     const { code, commands } = gitCommandsOfHook(repo.root);
     expect(code).toBe(0);
-    // The diff starts while the probe runs (their order in the trace may vary).
-    expect([...commands].sort()).toEqual(['cat-file', 'diff', 'rev-parse']);
+    // Their order in the trace may vary. No rev-parse: an ordinary repository (hooks/commit-start.ts).
+    expect([...commands].sort()).toEqual(['cat-file', 'diff']);
   });
 
   it('a staged finding source: the index is listed once for validation and the drift check', async () => {
@@ -40,7 +47,7 @@ describe('git processes of one pre-commit run', () => {
     repo.git('add', '.agents/findings/f-one.md');
     const { commands } = gitCommandsOfHook(repo.root);
     expect(commands.filter((c) => c === 'ls-files')).toHaveLength(1);
-    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(1);
+    expect(commands.filter((c) => c === 'rev-parse')).toHaveLength(0);
     expect(commands.filter((c) => c === 'diff')).toHaveLength(1);
   });
 
@@ -55,5 +62,35 @@ describe('git processes of one pre-commit run', () => {
     const { code, commands } = gitCommandsOfHook(path.join(repo.root, 'docs'));
     expect(code).toBe(1); // src/a.js was judged
     expect(commands.filter((c) => c === 'diff')).toHaveLength(2);
+  });
+
+  it('a staged blob only git has (packed, then edited in the working tree) is read from git, and judged', async () => {
+    const repo = await hookedRepo();
+    stageIndex(repo, constraint('c-active'));
+    repo.git('commit', '-q', '--no-verify', '-m', 'index');
+    repo.write('src/a.js', 'eval(x);\n');
+    repo.git('add', 'src/a.js');
+    repo.git('gc', '-q', '--prune=now'); // packs the staged blob too
+    repo.write('src/a.js', 'fine();\n'); // the working tree no longer holds it
+    const { code, commands, output } = gitCommandsOfHook(repo.root);
+    expect(code).toBe(1);
+    expect(output).toContain('matched "eval("');
+    expect(commands.filter((c) => c !== 'cat-file').sort()).toEqual(['diff']);
+  });
+
+  it('started by the launcher or by the hook, each git question is asked once: with an option, and not at all when skipped', async () => {
+    const repo = await hookedRepo();
+    stageIndex(repo, constraint('c-active'));
+    repo.git('commit', '-q', '--no-verify', '-m', 'index');
+    repo.write('src/a.js', 'ok();\n');
+    repo.git('add', 'src/a.js');
+    // An option: the launcher starts nothing; the hook asks, once each.
+    expect([...gitCommandsOfHook(repo.root, { args: ['--quiet'] }).commands].sort()).toEqual(['cat-file', 'diff', 'rev-parse']);
+    // Skipped: only the probe that finds the root, as before the launcher started anything.
+    for (const env of [{ HUSKY: '0' }, { FINDINGS_SKIP: 'all' }]) {
+      const { code, commands } = gitCommandsOfHook(repo.root, { env });
+      expect(code).toBe(0);
+      expect(commands).toEqual(['rev-parse']);
+    }
   });
 });

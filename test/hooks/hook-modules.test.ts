@@ -6,7 +6,7 @@
  * is allowed: it is what replaces compiling schemas at start-up.)
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, PACKAGE_ROOT, tempDir } from '../helpers/repo.js';
@@ -33,7 +33,7 @@ function modulesLoaded(root: string, args: string[]): { code: number; modules: s
   };
 }
 
-/** A package esbuild put into the bundle: it marks each module's code with a `// node_modules/<package>/…` line. */
+/** A package esbuild put into the bundle: scripts/bundle-hook.mjs lists the modules with code there in dist/hook.inputs.txt. */
 const HEAVY_PACKAGES = [
   'unified',
   'remark[^/]*',
@@ -50,7 +50,7 @@ const HEAVY_PACKAGES = [
   'ajv',
   'commander',
 ];
-const BUNDLED_HEAVY = new RegExp(`^// node_modules/(?:${HEAVY_PACKAGES.join('|')})/`, 'm');
+const BUNDLED_HEAVY = new RegExp(`^node_modules/(?:${HEAVY_PACKAGES.join('|')})/`, 'm');
 
 async function plainCommitRepo(): Promise<string> {
   const repo = await hookedRepo();
@@ -68,9 +68,40 @@ describe('findings hook pre-commit loads only what it needs', () => {
     expect(modules.some((m) => m.endsWith('/dist/hook.mjs'))).toBe(true);
     expect(modules.filter((m) => m.includes('/dist/src/cli/') || m.includes('/node_modules/commander/'))).toEqual([]);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
-    const bundle = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.mjs'), 'utf8');
-    expect(bundle).toContain('\n// node_modules/re2js/'); // the markers the next line reads are there
-    expect(BUNDLED_HEAVY.exec(bundle)?.[0] ?? null).toBeNull();
+    const inputs = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.inputs.txt'), 'utf8');
+    expect(inputs).toContain('\nnode_modules/picomatch/'); // the list the next line reads is there
+    expect(BUNDLED_HEAVY.exec(inputs)?.[0] ?? null).toBeNull();
+  });
+
+  it('a plain commit loads no Node builtin that only a worker or a loose object needs (src/lazy-builtins.ts)', async () => {
+    const root = await plainCommitRepo();
+    const out = path.join(tempDir('findings-trace-'), 'builtins.txt');
+    const r = spawnSync(
+      process.execPath,
+      ['--require', path.join(PACKAGE_ROOT, 'test/helpers/builtin-trace.cjs'), BIN, 'hook', 'pre-commit'],
+      {
+        cwd: root,
+        env: hookEnv({ FINDINGS_BUILTIN_TRACE: out }),
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(0);
+    const builtins = readFileSync(out, 'utf8').split('\n');
+    expect(builtins).toContain('child_process'); // the trace lists builtins
+    expect(builtins.filter((m) => m === 'worker_threads' || m === 'zlib')).toEqual([]);
+  });
+
+  it('re2js loads only when a pattern must run: not for plain patterns whose literals no staged file holds', async () => {
+    const root = await plainCommitRepo(); // plain patterns; src/a.js holds neither `eval(` nor `setTimeout`
+    const quiet = modulesLoaded(root, ['hook', 'pre-commit']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.modules.some((m) => m.endsWith('/dist/hook.mjs'))).toBe(true);
+    expect(quiet.modules.filter((m) => m.includes('/node_modules/re2js/'))).toEqual([]);
+    writeFileSync(path.join(root, 'src/a.js'), 'eval(x);\n');
+    spawnSync('git', ['add', 'src/a.js'], { cwd: root });
+    const blocked = modulesLoaded(root, ['hook', 'pre-commit']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.modules.some((m) => m.includes('/node_modules/re2js/'))).toBe(true);
   });
 
   it('the full CLI (an option the fast path declines) loads no heavy module either', async () => {
@@ -79,7 +110,7 @@ describe('findings hook pre-commit loads only what it needs', () => {
     // The trace works: the gate's own modules are in it.
     expect(modules.some((m) => m.includes('/dist/src/cli/main.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/hooks/gate.js'))).toBe(true);
-    expect(modules.some((m) => m.includes('/node_modules/re2js/'))).toBe(true);
+    expect(modules.some((m) => m.includes('/node_modules/picomatch/'))).toBe(true);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
   });
 

@@ -1,0 +1,15 @@
+/**
+ * Node builtins the commit hook needs only now and then, loaded on first use (docs/hooks.md
+ * "Speed"): a static import makes every commit pay for compiling them and what they pull in,
+ * whether it starts a worker or inflates an object or not.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** `node:worker_threads` (a bounded evaluation's worker, the gate's second thread). */
+export const workerThreads = (): typeof import('node:worker_threads') =>
+  require('node:worker_threads') as typeof import('node:worker_threads');
+
+/** `node:zlib` (a loose object's inflating). */
+export const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
