@@ -15,6 +15,7 @@ import type { HistoryCommit } from '../git/history.js';
 import { compileAppliesTo } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
 import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralScanner, type LiteralTree } from '../match/literals.js';
+import { evaluateInWindows, searchPlan, type SearchPlan } from '../match/window-search.js';
 import { LineTable } from '../text-position.js';
 import type { ConstraintEntry } from '../types.js';
 import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
@@ -161,6 +162,12 @@ export interface ReplayResult {
 
 export interface ReplayOptions {
   readonly budgetMs: number;
+  /**
+   * Search only the windows around the pattern's required literals where it has a plan
+   * (src/match/window-search.ts: the same matches as the whole-text search); default true.
+   * False searches every text whole (the tests compare both).
+   */
+  readonly windows?: boolean;
   /** Labels of the previous measurement by `labelKey`; a label on a later sighting carries to the distinct hit. */
   readonly labels?: ReadonlyMap<string, Verdict>;
 }
@@ -188,11 +195,23 @@ export class DistinctReplay {
   private readonly present = new Map<string, PathState>();
   /** What `present` will hold once the commits handed to `needed` so far are added (path → blob). */
   private readonly planned = new Map<string, string>();
+  /** Where matches can be, when the pattern says (null: every text is searched whole). */
+  private readonly plan: SearchPlan | null;
 
   constructor(
     private readonly prepared: Extract<Prepared, { ok: true }>,
     private readonly options: ReplayOptions,
-  ) {}
+  ) {
+    this.plan = options.windows === false ? null : searchPlan(prepared.matcher.re2);
+  }
+
+  /**
+   * True when texts are searched only around the pattern's literals: a text without them costs
+   * one indexOf per literal, so the shared literal screen (BlobScreen) has nothing to add.
+   */
+  get searchesWindows(): boolean {
+    return this.plan !== null;
+  }
 
   /** The constraint's matcher (for a BlobScreen shared by the replays of one walk). */
   get matcher(): Matcher {
@@ -358,7 +377,13 @@ export class DistinctReplay {
     let v: BlobVerdict;
     if (text === null) v = null;
     else if (!blobs.mayMatch(sha, text, this.prepared.matcher)) v = this.unmatched;
-    else {
+    else if (this.plan !== null) {
+      const r = evaluateInWindows(this.prepared.matcher, this.plan, text, {
+        budgetMs: this.options.budgetMs,
+        maxHits: Number.MAX_SAFE_INTEGER,
+      });
+      v = r.error !== undefined ? { error: r.error } : { matches: windowLineMatches(this.prepared.matcher, r.hits, r.lineTexts) };
+    } else {
       const r = evaluate(this.prepared.matcher, text, { budgetMs: this.options.budgetMs, maxHits: Number.MAX_SAFE_INTEGER });
       v =
         r.error !== undefined
@@ -380,6 +405,19 @@ export class DistinctReplay {
 /** A change with a parent version at the same path to compare with (not an addition). */
 function hasOldSide(ch: { status: string; srcMode: string; srcSha: string }): boolean {
   return ch.status !== 'A' && ch.srcSha !== NULL_SHA && ch.srcMode !== '000000' && ch.srcMode !== '160000';
+}
+
+/** lineMatches for hits in line order with the text of each hit's line (`evaluateInWindows`): no line table to build. */
+function windowLineMatches(matcher: Matcher, hits: readonly { readonly line: number }[], lineTexts: readonly string[]): LineMatch[] {
+  if (hits.length === 0) return [];
+  if (matcher.mode === 'must_contain') return [{ line: 1, key: ABSENT }];
+  const out: LineMatch[] = [];
+  for (let i = 0; i < hits.length; i += 1) {
+    const line = hits[i]!.line;
+    if (out.length > 0 && out[out.length - 1]!.line === line) continue;
+    out.push({ line, key: lineKey(lineTexts[i]!) });
+  }
+  return out;
 }
 
 /** One entry per violating line (first match wins), in line order, keyed by the line's content. */
