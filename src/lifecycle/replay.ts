@@ -197,6 +197,13 @@ export class DistinctReplay {
   private readonly planned = new Map<string, string>();
   /** Where matches can be, when the pattern says (null: every text is searched whole). */
   private readonly plan: SearchPlan | null;
+  /**
+   * Cached verdicts `needed` counted on for commits not added yet (sha → how many times), and
+   * which per commit, in order: `trim` keeps them, so a caller may ask `needed` for the next
+   * commits before the previous ones are added (reading ahead) and still find them in `add`.
+   */
+  private readonly pinned = new Map<string, number>();
+  private readonly pinsByCommit: string[][] = [];
 
   constructor(
     private readonly prepared: Extract<Prepared, { ok: true }>,
@@ -229,6 +236,7 @@ export class DistinctReplay {
    */
   needed(commit: HistoryCommit): string[] {
     const out: string[] = [];
+    const pins: string[] = [];
     for (const ch of commit.changes) if (ch.status === 'D') this.planned.delete(ch.path);
     for (const ch of this.changes(commit)) {
       const wanted = [ch.dstSha];
@@ -241,9 +249,12 @@ export class DistinctReplay {
         else {
           this.verdicts.delete(sha);
           this.verdicts.set(sha, v);
+          pins.push(sha);
+          this.pinned.set(sha, (this.pinned.get(sha) ?? 0) + 1);
         }
       }
     }
+    this.pinsByCommit.push(pins);
     return out;
   }
 
@@ -268,12 +279,21 @@ export class DistinctReplay {
       }
       this.compare(commit.sha, ch.path, ch.dstSha, before, now.matches);
     }
+    for (const sha of this.pinsByCommit.shift() ?? []) {
+      const left = this.pinned.get(sha)! - 1;
+      if (left === 0) this.pinned.delete(sha);
+      else this.pinned.set(sha, left);
+    }
   }
 
-  /** Drops the least recently used verdicts beyond the cache size; call between batches (never while one is replayed). */
+  /**
+   * Drops the least recently used verdicts beyond the cache size, except those `needed` promised
+   * to commits not added yet; call between batches (never while one is replayed).
+   */
   trim(): void {
     for (const [sha, v] of this.verdicts) {
       if (this.verdicts.size <= VERDICT_CACHE && this.verdictLines <= VERDICT_CACHE_LINES) break;
+      if (this.pinned.has(sha)) continue;
       this.verdicts.delete(sha);
       this.verdictLines -= verdictWeight(v);
     }
@@ -312,6 +332,8 @@ export class DistinctReplay {
     this.planned.clear();
     this.verdicts.clear();
     this.verdictLines = 0;
+    this.pinned.clear();
+    this.pinsByCommit.length = 0;
   }
 
   /** The commits of the hits so far (for the id prefix length). */
