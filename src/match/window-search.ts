@@ -206,51 +206,59 @@ const isLow = (u: number): boolean => u >= 0xdc00 && u <= 0xdfff;
  * within its line for a single-line pattern. Windows closer than `mergeGap` are joined (-1: only
  * those that overlap).
  */
-export function matchWindows(plan: SearchPlan, text: string, mergeGap = MERGE_GAP): Int32Array {
-  const n = text.length;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const { width, singleLine } = plan;
-  for (const lit of plan.literals) {
-    const len = lit.length;
-    // The line around the current occurrence, advanced forward only (linear): [lineStart, lineEnd).
-    let lineStart = 0;
-    let lineEnd = singleLine ? text.indexOf('\n') : n;
-    if (lineEnd === -1) lineEnd = n;
-    for (let o = text.indexOf(lit); o !== -1; o = text.indexOf(lit, o + 1)) {
-      if (singleLine) {
-        while (lineEnd < o) {
-          lineStart = lineEnd + 1;
-          lineEnd = text.indexOf('\n', lineStart);
-          if (lineEnd === -1) lineEnd = n;
-        }
-      }
-      let a = singleLine ? lineStart : 0;
-      let b = singleLine ? lineEnd : n;
-      if (width !== null) {
-        a = Math.max(a, o + len - width);
-        b = Math.min(b, o + width);
-      }
-      // Never start between the halves of a surrogate pair (the whole-text search never does).
-      if (a > 0 && isLow(text.charCodeAt(a)) && isHigh(text.charCodeAt(a - 1))) a -= 1;
-      starts.push(a);
-      ends.push(b);
-      // The whole line is this occurrence's window: later ones on it add nothing.
-      if (singleLine && width === null) o = Math.max(o, lineEnd - 1);
-    }
+export function matchWindows(plan: SearchPlan, text: string, mergeGap = MERGE_GAP): number[] {
+  const { literals } = plan;
+  if (literals.length === 1) return literalWindows(plan, literals[0]!, text, mergeGap);
+  const spans: [number, number][] = [];
+  for (const lit of literals) {
+    const w = literalWindows(plan, lit, text, mergeGap);
+    for (let i = 0; i < w.length; i += 2) spans.push([w[i]!, w[i + 1]!]);
   }
-  let order = starts.map((_, i) => i);
-  if (plan.literals.length > 1) order = order.sort((x, y) => starts[x]! - starts[y]! || ends[x]! - ends[y]!);
+  spans.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const out: number[] = [];
-  for (const i of order) {
-    const a = starts[i]!;
-    const b = ends[i]!;
-    const last = out.length - 1;
-    if (last > 0 && a <= out[last]! + mergeGap) {
-      if (b > out[last]!) out[last] = b;
-    } else out.push(a, b);
+  for (const [a, b] of spans) addWindow(out, a, b, mergeGap);
+  return out;
+}
+
+/** Appends [a, b) to sorted windows, joined with the last one when they overlap or are within `mergeGap`. */
+function addWindow(out: number[], a: number, b: number, mergeGap: number): void {
+  const last = out.length - 1;
+  if (last > 0 && a <= out[last]! + mergeGap) {
+    if (b > out[last]!) out[last] = b;
+  } else out.push(a, b);
+}
+
+/** The windows of one literal's occurrences, sorted and joined (they come in order, so no sort is needed). */
+function literalWindows(plan: SearchPlan, lit: string, text: string, mergeGap: number): number[] {
+  const n = text.length;
+  const out: number[] = [];
+  const { width, singleLine } = plan;
+  const len = lit.length;
+  // The line around the current occurrence, advanced forward only (linear): [lineStart, lineEnd).
+  let lineStart = 0;
+  let lineEnd = singleLine ? text.indexOf('\n') : n;
+  if (lineEnd === -1) lineEnd = n;
+  for (let o = text.indexOf(lit); o !== -1; o = text.indexOf(lit, o + 1)) {
+    if (singleLine) {
+      while (lineEnd < o) {
+        lineStart = lineEnd + 1;
+        lineEnd = text.indexOf('\n', lineStart);
+        if (lineEnd === -1) lineEnd = n;
+      }
+    }
+    let a = singleLine ? lineStart : 0;
+    let b = singleLine ? lineEnd : n;
+    if (width !== null) {
+      a = Math.max(a, o + len - width);
+      b = Math.min(b, o + width);
+    }
+    // Never start between the halves of a surrogate pair (the whole-text search never does).
+    if (a > 0 && isLow(text.charCodeAt(a)) && isHigh(text.charCodeAt(a - 1))) a -= 1;
+    addWindow(out, a, b, mergeGap);
+    // The whole line is this occurrence's window: later ones on it add nothing.
+    if (singleLine && width === null) o = Math.max(o, lineEnd - 1);
   }
-  return Int32Array.from(out);
+  return out;
 }
 
 /**
