@@ -6,6 +6,7 @@
  * blobs a few commits at a time. Neither the log nor the blobs are ever held whole, so memory
  * stays flat whatever the history length (docs/lifecycle.md, "Memory").
  */
+import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { loadConfig } from '../config.js';
 import { resolveCommit } from '../git/core.js';
@@ -92,7 +93,8 @@ export function selectConstraints(
 
 /**
  * Commits replayed per cat-file round trip, and the most blobs asked for at once: memory stays
- * flat (64 blobs of a 1 MB minified file are 64 MB), and a round trip per 32 commits costs little.
+ * flat (with the batch read ahead, two batches of 64 blobs of a 1 MB minified file are 128 MB),
+ * and a round trip per 32 commits costs little.
  */
 const BATCH_COMMITS = 32;
 const BATCH_BLOBS = 64;
@@ -107,7 +109,11 @@ function previousLabels(m: Measurement | undefined): Map<string, Verdict> {
   return out;
 }
 
-/** Walks the range oldest first and feeds every replay, reading blobs in small batches. Returns the commit count. */
+/**
+ * Walks the range oldest first and feeds every replay, reading blobs in small batches. Returns
+ * the commit count. Reads one batch ahead: git reads the next batch's blobs while this one is
+ * replayed (the replays keep the verdicts `needed` counted on until the commit is added).
+ */
 async function walk(
   root: string,
   head: string,
@@ -117,18 +123,37 @@ async function walk(
   tick: (done: number) => void,
 ): Promise<number> {
   const reader = new BlobStream(root);
-  const screen = new BlobScreen(replays.map((r) => r.matcher));
+  // Replays that search windows find a text without their literals as fast as the screen would.
+  const screen = new BlobScreen(replays.filter((r) => !r.searchesWindows).map((r) => r.matcher));
   let done = 0;
   let batch: HistoryCommit[] = [];
   let wanted = new Set<string>();
-  const flush = async (): Promise<void> => {
-    const blobs = new BatchBlobs(await reader.read([...wanted]), screen);
-    for (const c of batch) for (const r of replays) r.add(c, blobs);
+  interface Job {
+    readonly commits: HistoryCommit[];
+    readonly blobs: Promise<Map<string, Buffer | null>>;
+  }
+  let ahead: Job | null = null;
+  const replay = async (job: Job): Promise<void> => {
+    const blobs = new BatchBlobs(await job.blobs, screen);
+    for (const c of job.commits) {
+      for (const r of replays) r.add(c, blobs);
+      // Let the event loop drain git's pipes between commits: git blocks on a full pipe otherwise,
+      // and reading ahead would read no more than the pipe holds.
+      await yieldToIo();
+    }
     for (const r of replays) r.trim();
-    done += batch.length;
+    done += job.commits.length;
     tick(done);
+  };
+  const flush = async (): Promise<void> => {
+    const job: Job = { commits: batch, blobs: reader.read([...wanted]) };
+    // Awaited later (after the previous batch); a failure meanwhile must not go unhandled.
+    job.blobs.catch(() => undefined);
     batch = [];
     wanted = new Set();
+    const previous = ahead;
+    ahead = job;
+    if (previous !== null) await replay(previous);
   };
   try {
     for await (const commit of streamHistory(root, head, range)) {
@@ -138,6 +163,8 @@ async function walk(
       if (batch.length >= BATCH_COMMITS || wanted.size >= BATCH_BLOBS) await flush();
     }
     if (batch.length > 0) await flush();
+    const last = ahead as Job | null;
+    if (last !== null) await replay(last);
   } finally {
     reader.close();
   }

@@ -15,6 +15,7 @@ import type { HistoryCommit } from '../git/history.js';
 import { compileAppliesTo } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
 import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralScanner, type LiteralTree } from '../match/literals.js';
+import { evaluateInWindows, searchPlan, type SearchPlan } from '../match/window-search.js';
 import { LineTable } from '../text-position.js';
 import type { ConstraintEntry } from '../types.js';
 import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
@@ -161,6 +162,12 @@ export interface ReplayResult {
 
 export interface ReplayOptions {
   readonly budgetMs: number;
+  /**
+   * Search only the windows around the pattern's required literals where it has a plan
+   * (src/match/window-search.ts: the same matches as the whole-text search); default true.
+   * False searches every text whole (the tests compare both).
+   */
+  readonly windows?: boolean;
   /** Labels of the previous measurement by `labelKey`; a label on a later sighting carries to the distinct hit. */
   readonly labels?: ReadonlyMap<string, Verdict>;
 }
@@ -188,11 +195,30 @@ export class DistinctReplay {
   private readonly present = new Map<string, PathState>();
   /** What `present` will hold once the commits handed to `needed` so far are added (path → blob). */
   private readonly planned = new Map<string, string>();
+  /** Where matches can be, when the pattern says (null: every text is searched whole). */
+  private readonly plan: SearchPlan | null;
+  /**
+   * Cached verdicts `needed` counted on for commits not added yet (sha → how many times), and
+   * which per commit, in order: `trim` keeps them, so a caller may ask `needed` for the next
+   * commits before the previous ones are added (reading ahead) and still find them in `add`.
+   */
+  private readonly pinned = new Map<string, number>();
+  private readonly pinsByCommit: string[][] = [];
 
   constructor(
     private readonly prepared: Extract<Prepared, { ok: true }>,
     private readonly options: ReplayOptions,
-  ) {}
+  ) {
+    this.plan = options.windows === false ? null : searchPlan(prepared.matcher.re2);
+  }
+
+  /**
+   * True when texts are searched only around the pattern's literals: a text without them costs
+   * one indexOf per literal, so the shared literal screen (BlobScreen) has nothing to add.
+   */
+  get searchesWindows(): boolean {
+    return this.plan !== null;
+  }
 
   /** The constraint's matcher (for a BlobScreen shared by the replays of one walk). */
   get matcher(): Matcher {
@@ -210,6 +236,7 @@ export class DistinctReplay {
    */
   needed(commit: HistoryCommit): string[] {
     const out: string[] = [];
+    const pins: string[] = [];
     for (const ch of commit.changes) if (ch.status === 'D') this.planned.delete(ch.path);
     for (const ch of this.changes(commit)) {
       const wanted = [ch.dstSha];
@@ -222,9 +249,12 @@ export class DistinctReplay {
         else {
           this.verdicts.delete(sha);
           this.verdicts.set(sha, v);
+          pins.push(sha);
+          this.pinned.set(sha, (this.pinned.get(sha) ?? 0) + 1);
         }
       }
     }
+    this.pinsByCommit.push(pins);
     return out;
   }
 
@@ -249,12 +279,21 @@ export class DistinctReplay {
       }
       this.compare(commit.sha, ch.path, ch.dstSha, before, now.matches);
     }
+    for (const sha of this.pinsByCommit.shift() ?? []) {
+      const left = this.pinned.get(sha)! - 1;
+      if (left === 0) this.pinned.delete(sha);
+      else this.pinned.set(sha, left);
+    }
   }
 
-  /** Drops the least recently used verdicts beyond the cache size; call between batches (never while one is replayed). */
+  /**
+   * Drops the least recently used verdicts beyond the cache size, except those `needed` promised
+   * to commits not added yet; call between batches (never while one is replayed).
+   */
   trim(): void {
     for (const [sha, v] of this.verdicts) {
       if (this.verdicts.size <= VERDICT_CACHE && this.verdictLines <= VERDICT_CACHE_LINES) break;
+      if (this.pinned.has(sha)) continue;
       this.verdicts.delete(sha);
       this.verdictLines -= verdictWeight(v);
     }
@@ -293,6 +332,8 @@ export class DistinctReplay {
     this.planned.clear();
     this.verdicts.clear();
     this.verdictLines = 0;
+    this.pinned.clear();
+    this.pinsByCommit.length = 0;
   }
 
   /** The commits of the hits so far (for the id prefix length). */
@@ -358,7 +399,13 @@ export class DistinctReplay {
     let v: BlobVerdict;
     if (text === null) v = null;
     else if (!blobs.mayMatch(sha, text, this.prepared.matcher)) v = this.unmatched;
-    else {
+    else if (this.plan !== null) {
+      const r = evaluateInWindows(this.prepared.matcher, this.plan, text, {
+        budgetMs: this.options.budgetMs,
+        maxHits: Number.MAX_SAFE_INTEGER,
+      });
+      v = r.error !== undefined ? { error: r.error } : { matches: windowLineMatches(this.prepared.matcher, r.hits, r.lineTexts) };
+    } else {
       const r = evaluate(this.prepared.matcher, text, { budgetMs: this.options.budgetMs, maxHits: Number.MAX_SAFE_INTEGER });
       v =
         r.error !== undefined
@@ -380,6 +427,19 @@ export class DistinctReplay {
 /** A change with a parent version at the same path to compare with (not an addition). */
 function hasOldSide(ch: { status: string; srcMode: string; srcSha: string }): boolean {
   return ch.status !== 'A' && ch.srcSha !== NULL_SHA && ch.srcMode !== '000000' && ch.srcMode !== '160000';
+}
+
+/** lineMatches for hits in line order with the text of each hit's line (`evaluateInWindows`): no line table to build. */
+function windowLineMatches(matcher: Matcher, hits: readonly { readonly line: number }[], lineTexts: readonly string[]): LineMatch[] {
+  if (hits.length === 0) return [];
+  if (matcher.mode === 'must_contain') return [{ line: 1, key: ABSENT }];
+  const out: LineMatch[] = [];
+  for (let i = 0; i < hits.length; i += 1) {
+    const line = hits[i]!.line;
+    if (out.length > 0 && out[out.length - 1]!.line === line) continue;
+    out.push({ line, key: lineKey(lineTexts[i]!) });
+  }
+  return out;
 }
 
 /** One entry per violating line (first match wins), in line order, keyed by the line's content. */
