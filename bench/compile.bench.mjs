@@ -8,7 +8,7 @@
 //   BENCH_FINDINGS, BENCH_COMPILE_COLD_RUNS (3), BENCH_COMPILE_RUNS (5) override.
 //   --prepare-only prints the generated repository's path (inputs only, for profiling) and exits.
 import path from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { BENCH_DIR, BIN, cachedRepo, emitResult, fmt, git, load, paired, printParams, runs, size, timeOnce } from './lib/common.mjs';
 
 const TOTAL = size('BENCH_FINDINGS', 10_000, 20);
@@ -116,10 +116,13 @@ printParams(`findings compile: ${TOTAL} findings (${MECHANICAL} mechanical, 2 fi
   repo: cache.built ? `generated in ${fmt(cache.ms)} ms (${key})` : `cached (${key})`,
 });
 
-// Back to the inputs only: no compiled output, no parse cache.
+// Back to the inputs only: no compiled output, and no memo in the git directory either (the
+// parse memo and the compile-result memo, compiler/parse-cache.ts and compiler/result-memo.ts), so
+// every cold run parses every artifact as a fresh clone would.
 const pristine = () => {
   git(root, ['reset', '-q', '--hard', 'main']);
   git(root, ['clean', '-q', '-f', '-d', '-x']);
+  rmSync(path.join(root, '.git', 'findings-compiler'), { recursive: true, force: true });
 };
 const compile = () => timeOnce(process.execPath, [BIN, 'compile', '--root', root], { cwd: root, rss: true, okStatus: [0, 1] });
 const readAll = () => timeOnce(process.execPath, [READ_ALL, root], { cwd: root, rss: true });
