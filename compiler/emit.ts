@@ -8,15 +8,13 @@
  * Markdown outputs skip the fsyncs (`durable: false`): a cold compile of the 10,000-finding
  * benchmark writes ~29,000 files, and these files are regenerated from their sources by the next
  * compile anyway. The index — the one executable surface, also edited by the lifecycle commands —
- * is fsynced like every other writer's file. Many Markdown outputs are written by two threads
- * (compiler/parallel-write.ts), each file still through the same atomic writer.
+ * is fsynced like every other writer's file.
  */
 import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { TEMP_FILE, writeFileAtomically, writeFileAtomicallySync } from '../src/fs/atomic.js';
 import { Layout } from '../src/layout.js';
 import { resolveInsideRoot } from '../src/paths.js';
-import { defaultParallelWriteMin, writeFilesInLanes } from './parallel-write.js';
 
 const TEMP = TEMP_FILE;
 /** Temp names write-file-atomic (used before src/fs/atomic.ts had its own writer) left beside the index. */
@@ -25,6 +23,19 @@ const INDEX_TEMP = /^index\.json\.\d+$/;
 /** Atomically replaces `abs` with `data`, without fsync (files outside the repository's sources: the parse memo). */
 export function writeFast(abs: string, data: string): void {
   writeFileAtomicallySync(abs, data, { durable: false });
+}
+
+/** Runs `fn` over items with at most `limit` in flight. */
+export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**
@@ -40,29 +51,6 @@ export async function writeOutput(root: string, file: string, data: string, made
     madeFolders.add(dir);
   }
   await writeFileAtomically(abs, data, { durable: file === Layout.constraintIndex, display: file, mkdir: false });
-}
-
-/**
- * Writes the Markdown outputs `files` (never the index: it is written last, durable, by
- * writeOutput), one mkdir per folder, the files themselves split between this thread and a worker
- * when there are many (compiler/parallel-write.ts). Returns how many the worker wrote.
- */
-export async function writeMarkdownOutputs(
-  root: string,
-  files: readonly { path: string; data: string }[],
-  minParallel: number = defaultParallelWriteMin(),
-): Promise<number> {
-  const made = new Set<string>();
-  const jobs = files.map((f) => {
-    const abs = path.join(root, f.path);
-    const dir = path.dirname(abs);
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
-    return { abs, data: f.data, display: f.path };
-  });
-  return writeFilesInLanes(jobs, minParallel);
 }
 
 export function removeOutput(root: string, file: string): void {

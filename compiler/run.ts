@@ -9,7 +9,7 @@ import { withLock } from '../src/fs/lock.js';
 import { gitDir } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
-import { outputFolderProblem, removeOutput, sweepTempFiles, writeMarkdownOutputs, writeOutput } from './emit.js';
+import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
 import { fastWorktreeFiles } from './fast-files.js';
 import { listRawInputs, readFixtures, readPaths, readRawInputs, type RawInputs } from './raw-inputs.js';
 import { fixturesKey, inputsKey, openResultMemo, pathsKey, SETTLED_MS, sameStamps, stampsOf, type StoredResult } from './result-memo.js';
@@ -26,15 +26,7 @@ export interface CompileRun {
 const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed' } as const;
 
 /** Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead. */
-export async function runCompile(
-  root: string,
-  options: {
-    check: boolean;
-    settledMs?: number;
-    /** From how many files to write the outputs with a worker thread too (compiler/parallel-write.ts); tests lower it. */
-    parallelWriteMin?: number;
-  },
-): Promise<CompileRun> {
+export async function runCompile(root: string, options: { check: boolean; settledMs?: number }): Promise<CompileRun> {
   // How long before this run a file must have last changed for its stamp to count (tests shorten it).
   const settledMs = options.settledMs ?? SETTLED_MS;
   const once = async (): Promise<CompileRun> => {
@@ -109,13 +101,12 @@ export async function runCompile(
         compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
       };
     // The index goes last: the gate reads it, and everything it points at is then in place.
-    for (const d of drift) if (d.kind === 'orphaned' && d.path !== Layout.constraintIndex) removeOutput(root, d.path);
-    await writeMarkdownOutputs(
-      root,
-      drift
-        .filter((d) => d.kind !== 'orphaned' && d.path !== Layout.constraintIndex)
-        .map((d) => ({ path: d.path, data: result.outputs.get(d.path)! })),
-      options.parallelWriteMin,
+    const madeFolders = new Set<string>();
+    await pool(
+      drift.filter((d) => d.path !== Layout.constraintIndex),
+      16,
+      async (d) =>
+        d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!, madeFolders),
     );
     for (const d of drift.filter((x) => x.path === Layout.constraintIndex)) await writeOutput(root, d.path, result.outputs.get(d.path)!);
     return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };

@@ -54,9 +54,6 @@ export const nodeWriteOps: WriteOps = {
 /** Error codes that mean "the disk could not take the bytes": reported as exit 2, not as a bug. */
 const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG']);
 
-/** True for an error code that means "the disk could not take the bytes" (a WriteFailedError). */
-export const isDiskErrorCode = (code: string): boolean => DISK_ERRORS.has(code);
-
 /** A write that could not complete; the target is unchanged and no temp file is left. Exit 2. */
 export class WriteFailedError extends UsageError {
   constructor(
