@@ -20,28 +20,13 @@ export function template(name: TemplateName): string {
   return t;
 }
 
-/** Templates split once into literal text and slot names, alternating (`String.split` with a capture group). */
-const split = new Map<string, readonly string[]>();
-
-/**
- * Fills every `{{slot}}`; a slot without a value is a bug in the caller, so it throws. Pure. The
- * template is split once and then joined with the values (a cold compile of 10,000 findings
- * renders ~29,000 files), which gives the bytes a `replace` over the text gives.
- */
+/** Fills every `{{slot}}`; a slot without a value is a bug in the caller, so it throws. Pure. */
 export function renderTemplate(text: string, slots: Readonly<Record<string, string>>): string {
-  let parts = split.get(text);
-  if (parts === undefined) {
-    parts = text.split(/\{\{([a-z_]+)\}\}/);
-    split.set(text, parts);
-  }
-  let out = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) {
-    const name = parts[i]!;
+  return text.replace(/\{\{([a-z_]+)\}\}/g, (_, name: string) => {
     const v = Object.hasOwn(slots, name) ? slots[name] : undefined;
     if (v === undefined) throw new Error(`template slot "${name}" has no value`);
-    out += v + parts[i + 1]!;
-  }
-  return out;
+    return v;
+  });
 }
 
 /**
