@@ -92,12 +92,16 @@ export function selectConstraints(
 }
 
 /**
- * Commits replayed per cat-file round trip, and the most blobs asked for at once: memory stays
- * flat (with the batch read ahead, two batches of 64 blobs of a 1 MB minified file are 128 MB),
- * and a round trip per 32 commits costs little.
+ * Commits replayed per cat-file round trip, batches read ahead, and the most blobs asked for at
+ * once. Memory stays flat: at most MAX_BLOBS_HELD blobs are held (the batch replayed and the ones
+ * read ahead; 128 blobs of a 1 MB minified file are 128 MB). Two batches ahead keep git busy
+ * through a run of large or deeply deltified blobs, where one ahead left the replay waiting
+ * (eslint's history: 10.3 → 9.0 s, the same output). A round trip per 32 commits costs little.
  */
 const BATCH_COMMITS = 32;
-const BATCH_BLOBS = 64;
+const READ_AHEAD = 2;
+const MAX_BLOBS_HELD = 128;
+const BATCH_BLOBS = Math.floor(MAX_BLOBS_HELD / (READ_AHEAD + 1));
 
 /** Labels of a previous measurement by commit, path and line, for the replay to carry to distinct hits. */
 function previousLabels(m: Measurement | undefined): Map<string, Verdict> {
@@ -111,8 +115,8 @@ function previousLabels(m: Measurement | undefined): Map<string, Verdict> {
 
 /**
  * Walks the range oldest first and feeds every replay, reading blobs in small batches. Returns
- * the commit count. Reads one batch ahead: git reads the next batch's blobs while this one is
- * replayed (the replays keep the verdicts `needed` counted on until the commit is added).
+ * the commit count. Reads READ_AHEAD batches ahead: git reads the next batches' blobs while this
+ * one is replayed (the replays keep the verdicts `needed` counted on until the commit is added).
  */
 async function walk(
   root: string,
@@ -132,7 +136,7 @@ async function walk(
     readonly commits: HistoryCommit[];
     readonly blobs: Promise<Map<string, Buffer | null>>;
   }
-  let ahead: Job | null = null;
+  const ahead: Job[] = [];
   const replay = async (job: Job): Promise<void> => {
     const blobs = new BatchBlobs(await job.blobs, screen);
     for (const c of job.commits) {
@@ -147,13 +151,12 @@ async function walk(
   };
   const flush = async (): Promise<void> => {
     const job: Job = { commits: batch, blobs: reader.read([...wanted]) };
-    // Awaited later (after the previous batch); a failure meanwhile must not go unhandled.
+    // Awaited later (after the batches before it); a failure meanwhile must not go unhandled.
     job.blobs.catch(() => undefined);
     batch = [];
     wanted = new Set();
-    const previous = ahead;
-    ahead = job;
-    if (previous !== null) await replay(previous);
+    ahead.push(job);
+    if (ahead.length > READ_AHEAD) await replay(ahead.shift()!);
   };
   try {
     for await (const commit of streamHistory(root, head, range)) {
@@ -163,8 +166,7 @@ async function walk(
       if (batch.length >= BATCH_COMMITS || wanted.size >= BATCH_BLOBS) await flush();
     }
     if (batch.length > 0) await flush();
-    const last = ahead as Job | null;
-    if (last !== null) await replay(last);
+    for (let job = ahead.shift(); job !== undefined; job = ahead.shift()) await replay(job);
   } finally {
     reader.close();
   }
