@@ -2,7 +2,6 @@
 // Committed plain-JS launcher (docs/stack-pitfalls.md#2): tsc drops exec bits, and Node 20 cannot run .ts.
 import { statSync } from 'node:fs';
 import module from 'node:module';
-import v8 from 'node:v8';
 
 // Node >= 22.1 can cache the compiled code of our modules between runs (each hook run pays for
 // compiling ~35 of them otherwise). Where Node lacks it, or it cannot write its cache folder
@@ -13,9 +12,15 @@ try {
   // not available here: run uncached
 }
 
-// Defence in depth against catastrophic backtracking: V8 falls back to its linear-time engine
-// when a regex backtracks excessively. Must be set before any pattern is compiled.
-v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+/**
+ * Defence in depth against catastrophic backtracking: V8 falls back to its linear-time engine
+ * when a regex backtracks excessively. Set before any module that compiles user patterns or globs
+ * loads (after the commit hook's git work has started: that code runs only fixed regexes).
+ */
+async function linearRegexFallback() {
+  const { default: v8 } = await import('node:v8');
+  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+}
 
 const argv = process.argv.slice(2);
 
@@ -31,6 +36,7 @@ async function fastHook() {
   // git starts on the commit's first questions while node loads the hook's code (hooks/commit-start.ts).
   const { startCommitHook } = await import('../dist/commit-start.mjs');
   const started = startCommitHook(argv, process.env, process.cwd());
+  await linearRegexFallback();
   const fast = await import('../dist/hook.mjs');
   return fast.main(argv, started);
 }
@@ -48,6 +54,7 @@ function bundleIsCurrent() {
 }
 
 if (!(await fastHook())) {
+  await linearRegexFallback();
   let entry;
   try {
     entry = await import('../dist/src/cli/main.js');
