@@ -2,13 +2,14 @@
  * The one front-matter reader (gray-matter splits, the `yaml` package parses): hostile input, the
  * fence rules judged on gray-matter's split, and the promoted artifacts' round trip.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promotedFrontMatter, promotedYaml, renderPromotedArtifact } from '../../compiler/promote.js';
 import { findFence, readFrontMatter } from '../../src/frontmatter.js';
 import type { RegistryEntry } from '../../src/types.js';
 import { FIXTURES } from '../helpers/repo.js';
+import { markdownFilesUnder } from '../helpers/files.js';
 
 const read = (text: string | Buffer) => readFrontMatter(text, 'f.md');
 const rule = (r: ReturnType<typeof readFrontMatter>) => (r.ok ? 'ok' : r.diagnostics[0]!.ruleId);
@@ -54,16 +55,6 @@ describe('hostile front matter', () => {
     expect(!r.ok && r.diagnostics[0]!.line).toBeGreaterThanOrEqual(3);
   });
 });
-
-function mdFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const n of readdirSync(dir)) {
-    const p = path.join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...mdFiles(p));
-    else if (n.endsWith('.md')) out.push(p);
-  }
-  return out;
-}
 
 describe('the block is where gray-matter finds it', () => {
   const cases: [string, string, number | null, string][] = [
@@ -113,7 +104,7 @@ describe('the block is where gray-matter finds it', () => {
 });
 
 describe('fixtures', () => {
-  const files = [...mdFiles(path.join(FIXTURES, 'compiler')), ...mdFiles(path.join(FIXTURES, 'agentops/.agents'))];
+  const files = [...markdownFilesUnder(path.join(FIXTURES, 'compiler')), ...markdownFilesUnder(path.join(FIXTURES, 'agentops/.agents'))];
   it(`all ${files.length} fixture files read, and the block found without parsing is the block parsed`, () => {
     expect(files.length).toBeGreaterThan(20);
     for (const f of files) {

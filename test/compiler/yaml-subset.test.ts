@@ -3,7 +3,7 @@
  * steps aside: every fixture, every example and thousands of generated tricky documents are read
  * both ways and compared — data, key order, prototypes, and the diagnostics of refused blocks.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPromotedArtifact } from '../../compiler/promote.js';
@@ -11,6 +11,7 @@ import { readFrontMatterWith } from '../../src/frontmatter.js';
 import type { RegistryEntry } from '../../src/types.js';
 import { parseYamlSubset } from '../../src/yaml-subset.js';
 import { FIXTURES } from '../helpers/repo.js';
+import { markdownFilesUnder } from '../helpers/files.js';
 
 /** Values with their prototypes spelled out, so a plain object and a null-prototype one differ. */
 function shape(v: unknown): unknown {
@@ -30,16 +31,6 @@ function bothWays(text: string | Buffer, file = 'f.md'): { fast: unknown; full: 
   const full = readFrontMatterWith(text, file, { subset: false });
   const view = (r: typeof fast): unknown => (r.ok ? { ok: true, data: shape(r.data), yaml: r.yaml, line: r.yamlLine } : r);
   return { fast: view(fast), full: view(full) };
-}
-
-function mdFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const n of readdirSync(dir)) {
-    const p = path.join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...mdFiles(p));
-    else if (n.endsWith('.md')) out.push(p);
-  }
-  return out;
 }
 
 const ENTRY: RegistryEntry = {
@@ -97,7 +88,7 @@ describe('the front-matter fast path', () => {
   });
 
   it('agrees with the yaml package on every fixture and example', () => {
-    const files = [...mdFiles(FIXTURES), ...mdFiles(path.resolve('examples'))];
+    const files = [...markdownFilesUnder(FIXTURES), ...markdownFilesUnder(path.resolve('examples'))];
     expect(files.length).toBeGreaterThan(50);
     let answered = 0;
     for (const f of files) {

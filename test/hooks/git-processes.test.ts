@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/repo.js';
+import { BIN, tempDir, type TestRepo } from '../helpers/repo.js';
 import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
 
 function gitCommandsOfHook(
@@ -28,13 +28,19 @@ function gitCommandsOfHook(
   return { code: r.status ?? -1, commands, output: `${r.stdout}${r.stderr}` };
 }
 
+/** A hooked repository whose HEAD has an active `\beval\(` constraint, with `src/a.js` staged as `content`. */
+async function indexedRepoStaging(content: string): Promise<TestRepo> {
+  const repo = await hookedRepo();
+  stageIndex(repo, constraint('c-active'));
+  repo.git('commit', '-q', '--no-verify', '-m', 'index');
+  repo.write('src/a.js', content);
+  repo.git('add', 'src/a.js');
+  return repo;
+}
+
 describe('git processes of one pre-commit run', () => {
   it('a plain commit: one diff and one cat-file, started together; the repository files and the batch answer the probe', async () => {
-    const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'));
-    repo.git('commit', '-q', '--no-verify', '-m', 'index');
-    repo.write('src/a.js', 'ok();\n');
-    repo.git('add', 'src/a.js');
+    const repo = await indexedRepoStaging('ok();\n');
     const { code, commands } = gitCommandsOfHook(repo.root);
     expect(code).toBe(0);
     // Their order in the trace may vary. No rev-parse: an ordinary repository (hooks/commit-start.ts).
@@ -52,11 +58,7 @@ describe('git processes of one pre-commit run', () => {
   });
 
   it('run from a subfolder, the early diff (paths relative to where it ran) is not used: the diff runs again at the top level', async () => {
-    const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'));
-    repo.git('commit', '-q', '--no-verify', '-m', 'index');
-    repo.write('src/a.js', 'eval(x);\n');
-    repo.git('add', 'src/a.js');
+    const repo = await indexedRepoStaging('eval(x);\n');
     repo.git('config', 'diff.relative', 'true'); // would hide src/a.js from a diff run in docs/
     repo.write('docs/readme.md', 'x\n');
     const { code, commands } = gitCommandsOfHook(path.join(repo.root, 'docs'));
@@ -65,11 +67,7 @@ describe('git processes of one pre-commit run', () => {
   });
 
   it('a staged blob only git has (packed, then edited in the working tree) is read from git, and judged', async () => {
-    const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'));
-    repo.git('commit', '-q', '--no-verify', '-m', 'index');
-    repo.write('src/a.js', 'eval(x);\n');
-    repo.git('add', 'src/a.js');
+    const repo = await indexedRepoStaging('eval(x);\n');
     repo.git('gc', '-q', '--prune=now'); // packs the staged blob too
     repo.write('src/a.js', 'fine();\n'); // the working tree no longer holds it
     const { code, commands, output } = gitCommandsOfHook(repo.root);
@@ -79,11 +77,7 @@ describe('git processes of one pre-commit run', () => {
   });
 
   it('started by the launcher or by the hook, each git question is asked once: with an option, and not at all when skipped', async () => {
-    const repo = await hookedRepo();
-    stageIndex(repo, constraint('c-active'));
-    repo.git('commit', '-q', '--no-verify', '-m', 'index');
-    repo.write('src/a.js', 'ok();\n');
-    repo.git('add', 'src/a.js');
+    const repo = await indexedRepoStaging('ok();\n');
     // An option: the launcher starts nothing; the hook asks, once each.
     expect([...gitCommandsOfHook(repo.root, { args: ['--quiet'] }).commands].sort()).toEqual(['cat-file', 'diff', 'rev-parse']);
     // Skipped: only the probe that finds the root, as before the launcher started anything.

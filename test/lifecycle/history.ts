@@ -4,7 +4,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { TestRepo } from '../helpers/repo.js';
+import { BlobStream } from '../../src/git/blob-stream.js';
+import { streamHistory } from '../../src/git/history.js';
+import { BatchBlobs, DistinctReplay, prepare, type BlobScreen, type ReplayResult } from '../../src/lifecycle/replay.js';
 import { prng } from '../../src/prng.js';
+import type { ConstraintEntry } from '../../src/types.js';
 export { prng };
 
 export interface GeneratedCommit {
@@ -242,4 +246,33 @@ export function wideHistory(repo: TestRepo, commits: number, paths: number): voi
   chunks.push('done\n');
   execFileSync('git', ['fast-import', '--quiet', '--done'], { cwd: repo.root, input: chunks.join(''), maxBuffer: 1 << 30 });
   execFileSync('git', ['read-tree', '-u', '--reset', 'HEAD'], { cwd: repo.root });
+}
+
+/**
+ * Replays a repository's whole history for `entries` as the measure walk does, one commit's
+ * blobs at a time, and returns each replay's result: for tests that compare two ways of replaying.
+ */
+export async function replayHistory(
+  root: string,
+  entries: readonly ConstraintEntry[],
+  options: { readonly windows?: boolean; readonly screen: (replays: readonly DistinctReplay[]) => BlobScreen | null },
+): Promise<ReplayResult[]> {
+  const replays = entries.map((e) => {
+    const p = prepare(e);
+    if (!p.ok) throw new Error(p.problem);
+    return new DistinctReplay(p, { budgetMs: 10_000, ...(options.windows === undefined ? {} : { windows: options.windows }) });
+  });
+  const screen = options.screen(replays);
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  const reader = new BlobStream(root);
+  try {
+    for await (const commit of streamHistory(root, head)) {
+      const wanted = new Set(replays.flatMap((r) => r.needed(commit)));
+      const blobs = new BatchBlobs(await reader.read([...wanted]), screen);
+      for (const r of replays) r.add(commit, blobs);
+    }
+  } finally {
+    reader.close();
+  }
+  return replays.map((r) => r.result(12));
 }

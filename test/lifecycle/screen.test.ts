@@ -4,13 +4,12 @@
  * search. Screened and unscreened replays of the same history must give identical results.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BlobStream } from '../../src/git/blob-stream.js';
-import { streamHistory, type HistoryCommit } from '../../src/git/history.js';
+import type { HistoryCommit } from '../../src/git/history.js';
 import { BatchBlobs, BlobScreen, DistinctReplay, prepare } from '../../src/lifecycle/replay.js';
 import { compileDetector, type Matcher } from '../../src/match/detector.js';
 import { constraint } from '../hooks/setup.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
-import { generateHistory } from './history.js';
+import { generateHistory, replayHistory } from './history.js';
 
 const matcher = (pattern: string, extra: { mode?: 'must_contain'; exclude?: string } = {}): Matcher => {
   const c = compileDetector({ kind: 'regex', pattern, ...extra });
@@ -77,26 +76,8 @@ describe('a screened measure equals an unscreened one', () => {
       constraint('folded', { pattern: '(?i)LEGACYCALL', globs: ['**/*'] }),
       constraint('added', { pattern: 'value\\d', globs: ['**/*'], scope: 'added-lines' }),
     ];
-    const run = async (screened: boolean) => {
-      const replays = entries.map((e) => {
-        const p = prepare(e);
-        if (!p.ok) throw new Error(p.problem);
-        return new DistinctReplay(p, { budgetMs: 10_000 });
-      });
-      const screen = screened ? new BlobScreen(replays.map((r) => r.matcher)) : null;
-      const head = repo.git('rev-parse', 'HEAD').trim();
-      const reader = new BlobStream(repo.root);
-      try {
-        for await (const commit of streamHistory(repo.root, head)) {
-          const wanted = new Set(replays.flatMap((r) => r.needed(commit)));
-          const blobs = new BatchBlobs(await reader.read([...wanted]), screen);
-          for (const r of replays) r.add(commit, blobs);
-        }
-      } finally {
-        reader.close();
-      }
-      return replays.map((r) => r.result(12));
-    };
+    const run = (screened: boolean) =>
+      replayHistory(repo.root, entries, { screen: (replays) => (screened ? new BlobScreen(replays.map((r) => r.matcher)) : null) });
     const plain = await run(false);
     const screened = await run(true);
     expect(plain.some((r) => r.hits.length > 0)).toBe(true);

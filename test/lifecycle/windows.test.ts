@@ -4,13 +4,11 @@
  * exactly the result of a replay that searches every text whole.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BlobStream } from '../../src/git/blob-stream.js';
-import { streamHistory } from '../../src/git/history.js';
-import { BatchBlobs, BlobScreen, DistinctReplay, prepare } from '../../src/lifecycle/replay.js';
+import { BlobScreen, DistinctReplay, prepare } from '../../src/lifecycle/replay.js';
 import type { ConstraintEntry } from '../../src/types.js';
 import { constraint } from '../hooks/setup.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
-import { generateHistory } from './history.js';
+import { generateHistory, replayHistory } from './history.js';
 
 const entries: ConstraintEntry[] = [
   constraint('log', { pattern: 'console\\.log\\(', globs: ['**/*'] }),
@@ -59,26 +57,11 @@ describe('window search in the replay', () => {
   });
 
   it('gives the result of searching every text whole, on a generated history', async () => {
-    const run = async (windows: boolean) => {
-      const replays = entries.map((e) => {
-        const p = prepare(e);
-        if (!p.ok) throw new Error(p.problem);
-        return new DistinctReplay(p, { budgetMs: 10_000, windows });
+    const run = (windows: boolean) =>
+      replayHistory(repo.root, entries, {
+        windows,
+        screen: (replays) => new BlobScreen(replays.filter((r) => !r.searchesWindows).map((r) => r.matcher)),
       });
-      const screen = new BlobScreen(replays.filter((r) => !r.searchesWindows).map((r) => r.matcher));
-      const head = repo.git('rev-parse', 'HEAD').trim();
-      const reader = new BlobStream(repo.root);
-      try {
-        for await (const commit of streamHistory(repo.root, head)) {
-          const wanted = new Set(replays.flatMap((r) => r.needed(commit)));
-          const blobs = new BatchBlobs(await reader.read([...wanted]), screen);
-          for (const r of replays) r.add(commit, blobs);
-        }
-      } finally {
-        reader.close();
-      }
-      return replays.map((r) => r.result(12));
-    };
     const whole = await run(false);
     const windowed = await run(true);
     for (const r of whole) expect(r.hits.length).toBeGreaterThan(0);
