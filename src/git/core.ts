@@ -50,6 +50,9 @@ export function runGit(cwd: string, args: readonly string[], options: RunGitOpti
         resolve({ code, stdout: stdout as Buffer, stderr: (stderr as Buffer).toString('utf8') });
       },
     );
+    // git may exit before reading its input (not a repository, a bad name): the broken pipe is
+    // then reported through git's exit code and stderr, never as an uncaught stream error.
+    child.stdin?.on('error', () => undefined);
     if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parseRawDiff, readObjects, stagedChanges } from '../../src/git/core.js';
+import { parseRawDiff, readObjects, runGit, stagedChanges } from '../../src/git/core.js';
 import { commitFiles, indexFiles, worktreeFiles } from '../../src/repo-files.js';
-import { makeRepo } from '../helpers/repo.js';
+import { makeRepo, tempDir } from '../helpers/repo.js';
 
 describe('git plumbing', () => {
+  it('a git that exits without reading its input (not a repository) is an exit code, not a broken-pipe crash', async () => {
+    // More than a pipe holds: the write is still going when git has exited and closed its end.
+    const r = await runGit(tempDir('findings-norepo-'), ['cat-file', '--batch'], { input: `${'HEAD\n'.repeat(200_000)}` });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/not a git repository/);
+  });
+
   it('parses renames and odd names from --raw -z output', () => {
     const out = Buffer.from(':100644 100644 aaaa bbbb R087\0old name.ts\0new\nname.ts\0:000000 100644 0000 cccc A\0ü.txt\0');
     expect(parseRawDiff(out)).toEqual([
