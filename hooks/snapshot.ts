@@ -1,10 +1,11 @@
 /**
- * One staged snapshot per commit-hook run: HEAD and the operation in progress (one rev-parse),
- * the staged changes with their content, the diff base, the constraint index before and after
- * and the config (one diff, one cat-file batch: hooks/sources.ts), and the whole git index as a
- * file source that lists once and never re-reads a blob the snapshot already holds. Validation
- * (steps 1–2), the gate (3) and the drift check (4) of hooks/pre-commit.ts all read this one
- * snapshot, so a plain commit starts three git processes (with the CLI's probe), not five (docs/hooks.md "Speed").
+ * One staged snapshot per commit-hook run: HEAD and the operation in progress (from the
+ * repository's files or one rev-parse: hooks/commit-start.ts), the staged changes with their
+ * content (read from disk where verified, else one cat-file batch), the diff base, the constraint
+ * index before and after and the config (one diff, one cat-file batch: hooks/sources.ts), and the
+ * whole git index as a file source that lists once and never re-reads a blob the snapshot already
+ * holds. Validation (steps 1–2), the gate (3) and the drift check (4) of hooks/pre-commit.ts all
+ * read this one snapshot, so a plain commit starts two git processes, not five (docs/hooks.md "Speed").
  */
 import { commitState, type CommitState } from '../src/git/probe.js';
 import type { Operation } from '../src/git/hooks.js';

@@ -187,7 +187,9 @@ export async function treeEntries(
 
 /** Parses `git cat-file --batch` output for the names it was asked, in order. Pure. */
 export function parseCatFileBatch(out: Buffer, names: readonly string[]): Map<string, Buffer | null> {
-  return new Map([...parseCatFileObjects(out, names)].map(([name, object]) => [name, object?.data ?? null]));
+  const result = new Map<string, Buffer | null>();
+  eachBatchObject(out, names, (name, object) => result.set(name, object === null ? null : object.data));
+  return result;
 }
 
 /** One object of a `git cat-file --batch` answer: the object id git resolved the name to, and its content. */
@@ -199,6 +201,12 @@ export interface BatchObject {
 /** Parses `git cat-file --batch` output (`<id> <type> <size>` then the content) for the names asked, in order. Pure. */
 export function parseCatFileObjects(out: Buffer, names: readonly string[]): Map<string, BatchObject | null> {
   const result = new Map<string, BatchObject | null>();
+  eachBatchObject(out, names, (name, object) => result.set(name, object));
+  return result;
+}
+
+/** Walks a `git cat-file --batch` answer once, handing each asked name its object (null: missing or ambiguous). */
+function eachBatchObject(out: Buffer, names: readonly string[], take: (name: string, object: BatchObject | null) => void): void {
   let pos = 0;
   for (const name of names) {
     const nl = out.indexOf(10, pos);
@@ -206,14 +214,13 @@ export function parseCatFileObjects(out: Buffer, names: readonly string[]): Map<
     const header = out.subarray(pos, nl).toString('utf8');
     pos = nl + 1;
     if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-      result.set(name, null);
+      take(name, null);
       continue;
     }
     const size = Number(header.slice(header.lastIndexOf(' ') + 1));
-    result.set(name, { id: header.slice(0, header.indexOf(' ')), data: out.subarray(pos, pos + size) });
+    take(name, { id: header.slice(0, header.indexOf(' ')), data: out.subarray(pos, pos + size) });
     pos += size + 1;
   }
-  return result;
 }
 
 /**
