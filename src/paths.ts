@@ -44,6 +44,7 @@ export function resolveInsideRoot(root: string, rel: string): { abs: string } | 
     return { problem: 'repository root cannot be resolved' };
   }
   let probe = abs;
+  let vanished = 0;
   for (;;) {
     let exists = true;
     try {
@@ -56,6 +57,10 @@ export function resolveInsideRoot(root: string, rel: string): { abs: string } | 
       try {
         real = realpathSync(probe);
       } catch {
+        // Another process removed it between the two looks (a lock released, a file renamed
+        // over): look again, and only a path that is still there and still does not resolve
+        // is a dangling symlink. Bounded, so endless churn still ends in the refusal.
+        if (!isSymlink(probe) && (vanished += 1) <= MAX_VANISHED) continue;
         return {
           problem:
             probe === abs ? 'is a symlink that does not resolve' : `is under ${displayPath(root, probe)}, a symlink that does not resolve`,
@@ -66,6 +71,18 @@ export function resolveInsideRoot(root: string, rel: string): { abs: string } | 
     const parent = path.dirname(probe);
     if (parent === probe) return { abs };
     probe = parent;
+  }
+}
+
+/** How many times a path may vanish under resolveInsideRoot before it gives up. */
+const MAX_VANISHED = 16;
+
+/** True when `p` is a symlink now (false when it is anything else or gone). */
+function isSymlink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { symlinkSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,5 +36,34 @@ describe('resolveInsideRoot', () => {
     symlinkSync(outside, path.join(root, 'f', 'out'));
     expect(resolveInsideRoot(root, 'f/out')).toEqual({ problem: 'leaves the repository through a symlink' });
     expect(resolveInsideRoot(root, 'f/missing')).toEqual({ abs: path.join(root, 'f/missing') });
+  });
+});
+
+describe('resolveInsideRoot under concurrent writers', () => {
+  it('a file another process removes between two looks (a released lock) is never "a symlink that does not resolve"', async () => {
+    const root = tempDir('findings-race-');
+    mkdirSync(path.join(root, '.agents'));
+    const lock = path.join(root, '.agents', 'registry.lock');
+    // Another process creates and removes the lock as fast as it can, as lock holders do.
+    const churn = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs'); for (;;) { fs.writeFileSync(${JSON.stringify(lock)}, 'x'); fs.rmSync(${JSON.stringify(lock)}, { force: true }); }`,
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const problems = new Set<string>();
+      const until = Date.now() + 1500;
+      while (Date.now() < until) {
+        const r = resolveInsideRoot(root, '.agents/registry.lock');
+        if ('problem' in r) problems.add(r.problem);
+      }
+      expect([...problems]).toEqual([]);
+    } finally {
+      churn.kill('SIGKILL');
+    }
   });
 });
