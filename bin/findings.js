@@ -1,15 +1,23 @@
 #!/usr/bin/env node
 // Committed plain-JS launcher (docs/stack-pitfalls.md#2): tsc drops exec bits, and Node 20 cannot run .ts.
-import { statSync } from 'node:fs';
-import module from 'node:module';
+// CommonJS (bin/package.json): a commit hook runs on every commit, and node starts a CommonJS
+// script without its ES module loader; the hook's bundle is CommonJS too, so a plain commit never
+// starts that loader (about 10 ms). Everything else imports dist/'s ES modules, as before.
+'use strict';
+const { statSync } = require('node:fs');
+const path = require('node:path');
 
 // Node >= 22.1 can cache the compiled code of our modules between runs (each hook run pays for
 // compiling ~35 of them otherwise). Where Node lacks it, or it cannot write its cache folder
-// (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is only ever a speed-up.
-try {
-  module.enableCompileCache?.();
-} catch {
-  // not available here: run uncached
+// (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is only ever a speed-up. Asked only
+// where it can exist: loading node's `module` builtin starts its ES module loader.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major > 22 || (major === 22 && minor >= 1)) {
+  try {
+    require('node:module').enableCompileCache?.();
+  } catch {
+    // not available here: run uncached
+  }
 }
 
 /**
@@ -17,12 +25,12 @@ try {
  * when a regex backtracks excessively. Set before any module that compiles user patterns or globs
  * loads (after the commit hook's git work has started: that code runs only fixed regexes).
  */
-async function linearRegexFallback() {
-  const { default: v8 } = await import('node:v8');
-  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+function linearRegexFallback() {
+  require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 }
 
 const argv = process.argv.slice(2);
+const dist = (name) => path.join(__dirname, '..', 'dist', name);
 
 /**
  * The commit hooks run on every commit, so they take a fast path: one bundled file without
@@ -34,11 +42,10 @@ async function fastHook() {
   if (argv[0] !== 'hook' || (argv[1] !== 'pre-commit' && argv[1] !== 'pre-merge-commit')) return false;
   if (!bundleIsCurrent()) return false;
   // git starts on the commit's first questions while node loads the hook's code (hooks/commit-start.ts).
-  const { startCommitHook } = await import('../dist/commit-start.mjs');
+  const { startCommitHook } = require(dist('commit-start.cjs'));
   const started = startCommitHook(argv, process.env, process.cwd());
-  await linearRegexFallback();
-  const fast = await import('../dist/hook.mjs');
-  return fast.main(argv, started);
+  linearRegexFallback();
+  return require(dist('hook.cjs')).main(argv, started);
 }
 
 /**
@@ -47,14 +54,14 @@ async function fastHook() {
  * tarball) was bundled by the build that made it.
  */
 function bundleIsCurrent() {
-  const mtime = (rel) => statSync(new URL(rel, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? null;
-  const bundled = Math.min(mtime('../dist/hook.mjs') ?? -1, mtime('../dist/commit-start.mjs') ?? -1);
-  const compiled = mtime('../dist/.tsbuildinfo');
+  const mtime = (name) => statSync(dist(name), { throwIfNoEntry: false })?.mtimeMs ?? null;
+  const bundled = Math.min(mtime('hook.cjs') ?? -1, mtime('commit-start.cjs') ?? -1);
+  const compiled = mtime('.tsbuildinfo');
   return bundled !== -1 && (compiled === null || bundled >= compiled);
 }
 
-if (!(await fastHook())) {
-  await linearRegexFallback();
+async function fullCli() {
+  linearRegexFallback();
   let entry;
   try {
     entry = await import('../dist/src/cli/main.js');
@@ -69,3 +76,6 @@ if (!(await fastHook())) {
   }
   await entry.main(argv);
 }
+
+// A rejection stays unhandled, as a top-level await left it: node prints it and exits 1.
+void fastHook().then((ran) => ran || fullCli());

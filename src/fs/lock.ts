@@ -16,6 +16,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } fr
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { brandErrorClass } from '../exit-codes.js';
 import { errorCode, writeAll } from './atomic.js';
 import { onExitCleanup } from './exit-cleanup.js';
 
@@ -32,6 +33,7 @@ export class LockTimeoutError extends Error {
     );
   }
 }
+brandErrorClass(LockTimeoutError, 'LockTimeoutError');
 
 interface LockOwner {
   pid: number;

@@ -6,7 +6,7 @@
  * `.agents/reviews -> /elsewhere` cannot make a command write outside the repository. The bytes
  * then go through the one atomic writer (src/fs/atomic.ts).
  */
-import { UsageError } from '../exit-codes.js';
+import { brandErrorClass, UsageError } from '../exit-codes.js';
 import { resolveInsideRoot } from '../paths.js';
 import { writeFileAtomically, writeIfChanged, type AtomicOptions } from './atomic.js';
 
@@ -44,3 +44,4 @@ export async function writeRepoFileIfChanged(
 export class WriteRefusedError extends Error {
   override readonly name = 'WriteRefusedError';
 }
+brandErrorClass(WriteRefusedError, 'WriteRefusedError');

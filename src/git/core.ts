@@ -6,6 +6,7 @@
  * load it: the hooks never need it (docs/hooks.md "Speed").
  */
 import { execFile } from 'node:child_process';
+import { brandErrorClass } from '../exit-codes.js';
 
 export interface GitResult {
   readonly code: number;
@@ -23,6 +24,7 @@ export class GitError extends Error {
     super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim()}`);
   }
 }
+brandErrorClass(GitError, 'GitError');
 
 /** The environment git children get: ours, untouched (it carries GIT_INDEX_FILE, GIT_DIR, …). */
 function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

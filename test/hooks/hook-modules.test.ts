@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, PACKAGE_ROOT, tempDir } from '../helpers/repo.js';
-import { constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
+import { commit, constraint, hookedRepo, hookEnv, stageIndex } from './setup.js';
 
 const TRACE = path.join(PACKAGE_ROOT, 'test/helpers/module-trace.mjs');
 const HEAVY = new RegExp(
@@ -52,9 +52,11 @@ const HEAVY_PACKAGES = [
 ];
 const BUNDLED_HEAVY = new RegExp(`^node_modules/(?:${HEAVY_PACKAGES.join('|')})/`, 'm');
 
-async function plainCommitRepo(): Promise<string> {
+/** A repository with two constraints and `src/a.js` staged; `indexCommitted`: the index is in HEAD, not in this commit. */
+async function plainCommitRepo(indexCommitted = false): Promise<string> {
   const repo = await hookedRepo();
   stageIndex(repo, constraint('c-active'), constraint('c-quantified', { pattern: 'setTimeout\\s*\\(\\s*"' }));
+  if (indexCommitted) expect(commit(repo, []).code).toBe(0);
   repo.write('src/a.js', 'ok();\n');
   repo.git('add', 'src/a.js');
   return repo.root;
@@ -64,8 +66,8 @@ describe('findings hook pre-commit loads only what it needs', () => {
   it('a plain commit takes the one-file fast path: no CLI, no commander, no heavy module', async () => {
     const { code, modules } = modulesLoaded(await plainCommitRepo(), ['hook', 'pre-commit']);
     expect(code).toBe(0);
-    // The bundle (src/cli/hook-entry.ts → dist/hook.mjs) ran the hook: the general CLI never loaded.
-    expect(modules.some((m) => m.endsWith('/dist/hook.mjs'))).toBe(true);
+    // The bundle (src/cli/hook-entry.ts → dist/hook.cjs) ran the hook: the general CLI never loaded.
+    expect(modules.some((m) => m.endsWith('/dist/hook.cjs'))).toBe(true);
     expect(modules.filter((m) => m.includes('/dist/src/cli/') || m.includes('/node_modules/commander/'))).toEqual([]);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
     const inputs = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.inputs.txt'), 'utf8');
@@ -73,8 +75,9 @@ describe('findings hook pre-commit loads only what it needs', () => {
     expect(BUNDLED_HEAVY.exec(inputs)?.[0] ?? null).toBeNull();
   });
 
-  it('a plain commit loads no Node builtin that only a worker or a loose object needs (src/lazy-builtins.ts)', async () => {
-    const root = await plainCommitRepo();
+  it('a plain commit loads no Node builtin that only a worker or a loose object needs (src/lazy-builtins.ts), nor the ES module loader', async () => {
+    // The index is in HEAD: this commit stages a source file only (a staged index is validated, which loads more).
+    const root = await plainCommitRepo(true);
     const out = path.join(tempDir('findings-trace-'), 'builtins.txt');
     const r = spawnSync(
       process.execPath,
@@ -89,13 +92,16 @@ describe('findings hook pre-commit loads only what it needs', () => {
     const builtins = readFileSync(out, 'utf8').split('\n');
     expect(builtins).toContain('child_process'); // the trace lists builtins
     expect(builtins.filter((m) => m === 'worker_threads' || m === 'zlib')).toEqual([]);
+    // The launcher and both bundles are CommonJS (bin/package.json): node never starts its ES module loader.
+    expect(builtins).toContain('internal/modules/cjs/loader');
+    expect(builtins.filter((m) => m === 'internal/modules/esm/loader' || m === 'module')).toEqual([]);
   });
 
   it('re2js loads only when a pattern must run: not for plain patterns whose literals no staged file holds', async () => {
     const root = await plainCommitRepo(); // plain patterns; src/a.js holds neither `eval(` nor `setTimeout`
     const quiet = modulesLoaded(root, ['hook', 'pre-commit']);
     expect(quiet.code).toBe(0);
-    expect(quiet.modules.some((m) => m.endsWith('/dist/hook.mjs'))).toBe(true);
+    expect(quiet.modules.some((m) => m.endsWith('/dist/hook.cjs'))).toBe(true);
     expect(quiet.modules.filter((m) => m.includes('/node_modules/re2js/'))).toEqual([]);
     writeFileSync(path.join(root, 'src/a.js'), 'eval(x);\n');
     spawnSync('git', ['add', 'src/a.js'], { cwd: root });
