@@ -3,17 +3,13 @@
 // CommonJS, as bin/findings.js (bin/package.json).
 'use strict';
 
-// Node >= 22.1 can cache the compiled code of our modules between runs (each hook run pays for
-// compiling ~35 of them otherwise). Where Node lacks it, or it cannot write its cache folder
-// (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is only ever a speed-up. Asked only
-// where it can exist: loading node's `module` builtin starts its ES module loader.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major > 22 || (major === 22 && minor >= 1)) {
-  try {
-    require('node:module').enableCompileCache?.();
-  } catch {
-    // not available here: run uncached
-  }
+// Node >= 22.1 can cache the compiled code of our modules between runs. Where Node lacks it, or
+// it cannot write its cache folder (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is
+// only ever a speed-up.
+try {
+  require('node:module').enableCompileCache?.();
+} catch {
+  // not available here: run uncached
 }
 
 require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');

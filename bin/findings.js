@@ -7,17 +7,21 @@
 const { statSync } = require('node:fs');
 const path = require('node:path');
 
-// Node >= 22.1 can cache the compiled code of our modules between runs (each hook run pays for
-// compiling ~35 of them otherwise). Where Node lacks it, or it cannot write its cache folder
-// (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is only ever a speed-up. Asked only
-// where it can exist: loading node's `module` builtin starts its ES module loader.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major > 22 || (major === 22 && minor >= 1)) {
+// Node >= 22.1 can cache the compiled code of our modules between runs. Where Node lacks it, or
+// it cannot write its cache folder (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is
+// only ever a speed-up.
+function enableCompileCache() {
   try {
     require('node:module').enableCompileCache?.();
   } catch {
     // not available here: run uncached
   }
+}
+
+/** Whether this Node can have a compile cache: asked before loading `module`, which starts node's ES module loader. */
+function nodeMayCacheCode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 1);
 }
 
 /**
@@ -41,6 +45,7 @@ const dist = (name) => path.join(__dirname, '..', 'dist', name);
 async function fastHook() {
   if (argv[0] !== 'hook' || (argv[1] !== 'pre-commit' && argv[1] !== 'pre-merge-commit')) return false;
   if (!bundleIsCurrent()) return false;
+  if (nodeMayCacheCode()) enableCompileCache();
   // git starts on the commit's first questions while node loads the hook's code (hooks/commit-start.ts).
   const { startCommitHook } = require(dist('commit-start.cjs'));
   const started = startCommitHook(argv, process.env, process.cwd());
@@ -61,6 +66,7 @@ function bundleIsCurrent() {
 }
 
 async function fullCli() {
+  enableCompileCache();
   linearRegexFallback();
   let entry;
   try {

@@ -7,7 +7,7 @@
  * and the hook asks git itself, as it always has.
  */
 import path from 'node:path';
-import { localRepository } from '../src/git/local-repository.js';
+import { localRepository, type LocalRepository } from '../src/git/local-repository.js';
 import { operationIn, probeRepository, type RepositoryProbe } from '../src/git/probe.js';
 import { HEAD_COMMIT, startStagedReads, type EarlyReads } from './early-reads.js';
 import { commitHookSkipped } from './skip.js';
@@ -23,16 +23,16 @@ export interface HookStart {
 export function startCommitHook(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): HookStart | null {
   if (argv.length !== 2 || argv[0] !== 'hook' || (argv[1] !== 'pre-commit' && argv[1] !== 'pre-merge-commit')) return null;
   if (commitHookSkipped(env)) return null;
-  const early = startStagedReads(cwd);
-  return { cwd, early, probe: probeFrom(cwd, env, early) };
+  const local = localRepository(cwd, env);
+  const early = startStagedReads(cwd, local, env);
+  return { cwd, early, probe: probeFrom(cwd, local, early) };
 }
 
 /**
  * The probe's answers: for an ordinary repository at `cwd` from its files and the early reads'
- * HEAD (two git processes, not three: src/git/local-repository.ts), else from `git rev-parse`.
+ * HEAD (no `rev-parse`: src/git/local-repository.ts), else from `git rev-parse`.
  */
-async function probeFrom(cwd: string, env: NodeJS.ProcessEnv, early: EarlyReads): Promise<RepositoryProbe | null> {
-  const local = localRepository(cwd, env);
+async function probeFrom(cwd: string, local: LocalRepository | null, early: EarlyReads): Promise<RepositoryProbe | null> {
   if (local === null) return probeRepository(cwd);
   const meta = await early.meta;
   if (meta === null) return probeRepository(cwd);

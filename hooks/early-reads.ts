@@ -5,7 +5,9 @@
  * works while node compiles. Imports nothing but the git runner, so loading it costs nothing.
  */
 import { git, parseCatFileObjects, runGit, type BatchObject } from '../src/git/core.js';
+import type { LocalRepository } from '../src/git/local-repository.js';
 import { Layout } from '../src/layout.js';
+import { localMeta } from './local-meta.js';
 
 export const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
 
@@ -32,15 +34,33 @@ export interface EarlyReads {
  * Without a commit argument git compares with HEAD, or on an unborn branch shows every staged
  * file as added: the same as naming HEAD's commit or the empty tree, as collect does once it
  * knows HEAD. `:<path>` and `HEAD:<path>` name paths from the top level wherever git runs.
+ * In an ordinary repository at `cwd` (`local`), the repository's files answer instead of the
+ * cat-file once the diff is in, where they can (hooks/local-meta.ts): one git process, not two.
  */
-export function startStagedReads(cwd: string): EarlyReads {
+export function startStagedReads(cwd: string, local: LocalRepository | null = null, env: NodeJS.ProcessEnv = process.env): EarlyReads {
   const diff = runGit(cwd, ['diff', '--cached', ...RAW_DIFF]).then(
     (r) => (r.code === 0 ? r.stdout : null),
     () => null,
   );
-  const meta = git(cwd, ['cat-file', '--batch'], { input: `${META.join('\n')}\n` }).then(
+  const meta =
+    local === null ? catFileMeta(cwd) : diff.then((out) => (out === null ? null : fromFiles(local, out, env)) ?? catFileMeta(cwd));
+  return { cwd, diff, meta };
+}
+
+function catFileMeta(cwd: string): Promise<Map<string, BatchObject | null> | null> {
+  return git(cwd, ['cat-file', '--batch'], { input: `${META.join('\n')}\n` }).then(
     (out) => parseCatFileObjects(out, META),
     () => null,
   );
-  return { cwd, diff, meta };
+}
+
+function fromFiles(local: LocalRepository, diff: Buffer, env: NodeJS.ProcessEnv): Map<string, BatchObject | null> | null {
+  const answers = localMeta(local, diff, env);
+  if (answers === null) return null;
+  return new Map([
+    [STAGED_META[0], answers.stagedIndex],
+    [STAGED_META[1], answers.stagedConfig],
+    [HEAD_INDEX, answers.headIndex],
+    [HEAD_COMMIT, answers.headCommit],
+  ]);
 }

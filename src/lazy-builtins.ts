@@ -11,5 +11,8 @@ const require = createRequire(import.meta.url);
 export const workerThreads = (): typeof import('node:worker_threads') =>
   require('node:worker_threads') as typeof import('node:worker_threads');
 
+/** `node:crypto` (hashing a blob read from disk: not before the launcher has started git). */
+export const crypto = (): typeof import('node:crypto') => require('node:crypto') as typeof import('node:crypto');
+
 /** `node:zlib` (a loose object's inflating). */
 export const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');

@@ -10,10 +10,9 @@
  * filter or line-ending conversion, a symlink, a packed or missing object, a corrupt file) comes
  * back unread, and the caller asks git, so the content judged is always the object git names.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { zlib } from '../lazy-builtins.js';
+import { crypto, zlib } from '../lazy-builtins.js';
 
 const SHA1_HEX = /^[0-9a-f]{40}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -25,7 +24,7 @@ function hashOf(name: string): 'sha1' | 'sha256' | null {
 
 /** True when `content` is the blob named `name` (git hashes `blob <size>\0` followed by the content). */
 function isBlob(name: string, hash: 'sha1' | 'sha256', content: Buffer): boolean {
-  return createHash(hash).update(`blob ${content.length}\0`).update(content).digest('hex') === name;
+  return crypto().createHash(hash).update(`blob ${content.length}\0`).update(content).digest('hex') === name;
 }
 
 /**

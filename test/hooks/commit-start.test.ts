@@ -49,7 +49,7 @@ describe('the probe from the repository files', () => {
   it('is not used where git could answer otherwise: a subfolder, a linked worktree, a relocating variable or config', () => {
     const repo = makeRepo({ 'src/a.txt': 'a\n' });
     repo.commitAll();
-    expect(localRepository(repo.root, {})).toEqual({ topLevel: repo.root, gitDir: path.join(repo.root, '.git') });
+    expect(localRepository(repo.root, {})).toEqual({ topLevel: repo.root, gitDir: path.join(repo.root, '.git'), hashBytes: 20 });
     expect(localRepository(path.join(repo.root, 'src'), {})).toBeNull();
     for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_OBJECT_DIRECTORY', 'GIT_CONFIG_PARAMETERS']) {
       expect(localRepository(repo.root, { [name]: 'x' }), name).toBeNull();

@@ -39,12 +39,22 @@ async function indexedRepoStaging(content: string): Promise<TestRepo> {
 }
 
 describe('git processes of one pre-commit run', () => {
-  it('a plain commit: one diff and one cat-file, started together; the repository files and the batch answer the probe', async () => {
+  it('a plain commit: one diff; the repository files answer the probe and the index reads (hooks/local-meta.ts)', async () => {
     const repo = await indexedRepoStaging('ok();\n');
     const { code, commands } = gitCommandsOfHook(repo.root);
     expect(code).toBe(0);
-    // Their order in the trace may vary. No rev-parse: an ordinary repository (hooks/commit-start.ts).
-    expect([...commands].sort()).toEqual(['cat-file', 'diff']);
+    // No rev-parse, no cat-file: an ordinary repository (hooks/commit-start.ts), blobs on disk.
+    expect(commands).toEqual(['diff']);
+  });
+
+  it('a commit that demotes the index, whose HEAD version only a pack holds: cat-file answers, and the stricter judgment blocks', async () => {
+    const repo = await indexedRepoStaging('eval(x);\n');
+    repo.git('gc', '-q', '--prune=now'); // HEAD's index.json is packed now
+    stageIndex(repo, constraint('c-active', { status: 'shadow' }));
+    const { code, commands, output } = gitCommandsOfHook(repo.root);
+    expect(code).toBe(1);
+    expect(output).toContain('can land only in a commit that does not need it');
+    expect(commands).toContain('cat-file'); // (the staged index is validated too, which reads more)
   });
 
   it('a staged finding source: the index is listed once for validation and the drift check', async () => {

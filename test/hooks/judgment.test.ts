@@ -82,6 +82,19 @@ describe('demotion in the same commit', () => {
     expect(staged.code).toBe(1);
   });
 
+  it('a demotion staged but left out of `git commit <path>` does not soften what that commit is judged by (GIT_INDEX_FILE)', async () => {
+    const repo = await withActiveIndex();
+    repo.write('app.js', 'export const y = 1;\n');
+    repo.git('add', 'app.js');
+    expect(commit(repo, []).code).toBe(0);
+    stageIndex(repo, constraint('active', { status: 'shadow' })); // in .git/index, not in this commit
+    repo.write('app.js', BAD);
+    const r = commit(repo, ['app.js']);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toContain('active constraint: this blocks');
+    expect(r.stdout).not.toContain(LAND_RULE); // judged by HEAD's index as it is, not as a demotion
+  });
+
   it('check --staged and check --from-ref/--to-ref judge by the stricter index too', async () => {
     const repo = await withActiveIndex();
     const base = repo.git('rev-parse', 'HEAD').trim();

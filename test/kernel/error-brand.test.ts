@@ -35,7 +35,7 @@ describe('error classes answer instanceof across module copies', () => {
     const usage = new first.exit.UsageError('x');
     expect(usage).not.toBeInstanceOf(second.git.GitError);
     expect(new Error('plain')).not.toBeInstanceOf(first.exit.UsageError);
-    expect(null instanceof first.exit.UsageError).toBe(false);
+    expect(first.exit.UsageError[Symbol.hasInstance](null)).toBe(false);
     // WriteFailedError extends UsageError: it is a UsageError of either copy, but a UsageError is not a WriteFailedError.
     const failed = new first.atomic.WriteFailedError('/r/a', 'ENOSPC');
     expect(failed).toBeInstanceOf(second.exit.UsageError);

@@ -1,0 +1,80 @@
+/**
+ * The early reads' answers from the repository's files instead of a `git cat-file` process
+ * (docs/hooks.md "Speed"), once the staged diff is in: the constraint index and config as staged
+ * (the index file names their blobs: src/git/git-index.ts), the constraint index at HEAD (the
+ * diff names its blob when the commit changes it; otherwise it is the staged one) and HEAD's
+ * commit (src/git/local-head.ts). A blob counts only when its bytes hash to its name, as every
+ * staged blob read from disk (src/git/local-blobs.ts). Null whenever one answer is not certain:
+ * the caller then asks git for all of them, as before.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseRawDiff, type BatchObject, type RawChange } from '../src/git/core.js';
+import { readIndexEntries, type IndexEntry } from '../src/git/git-index.js';
+import { readLooseBlob, readWorktreeBlob } from '../src/git/local-blobs.js';
+import { localHead } from '../src/git/local-head.js';
+import type { LocalRepository } from '../src/git/local-repository.js';
+import { Layout } from '../src/layout.js';
+
+const REGULAR_MODES = new Set(['100644', '100755']);
+const NO_DATA = Buffer.alloc(0);
+
+/**
+ * What `path` was at HEAD, from the staged diff and its staged entry: null when absent there,
+ * undefined when the diff does not say for certain. Pure.
+ */
+export function headEntry(changes: readonly RawChange[], file: string, staged: IndexEntry | undefined): IndexEntry | null | undefined {
+  const touching = changes.filter((c) => c.path === file || c.oldPath === file);
+  if (touching.length === 0) return staged ?? null; // unchanged by this commit
+  if (touching.length > 1) return undefined;
+  const c = touching[0]!;
+  // The diff and the index file must agree on what is staged at `file`.
+  const stagedThere = c.path === file && c.status !== 'D' ? c.dstSha : null;
+  if (stagedThere !== (staged?.sha ?? null)) return undefined;
+  if (c.oldPath === file) return { mode: c.srcMode, sha: c.srcSha }; // renamed away
+  if (c.status === 'A' || c.status === 'R') return null; // added, or renamed into place
+  if (c.status === 'M' || c.status === 'T' || c.status === 'D') return { mode: c.srcMode, sha: c.srcSha };
+  return undefined;
+}
+
+/** What the early reads ask of `git cat-file` (hooks/early-reads.ts); null: absent. */
+export interface LocalMeta {
+  readonly stagedIndex: BatchObject | null;
+  readonly stagedConfig: BatchObject | null;
+  readonly headIndex: BatchObject | null;
+  /** HEAD's commit (only its name: `data` is empty), null on an unborn branch. */
+  readonly headCommit: BatchObject | null;
+}
+
+/** The early reads' answers, or null when git must be asked. */
+export function localMeta(local: LocalRepository, diff: Buffer, env: NodeJS.ProcessEnv): LocalMeta | null {
+  if (local.hashBytes === null) return null;
+  const head = localHead(local.gitDir);
+  if (head === undefined) return null;
+  // git runs the hook at the top level, so a relative GIT_INDEX_FILE (`git commit -a`) names the same file for both.
+  const indexFile = env['GIT_INDEX_FILE'] ? path.resolve(local.topLevel, env['GIT_INDEX_FILE']) : path.join(local.gitDir, 'index');
+  let indexData: Buffer;
+  try {
+    indexData = readFileSync(indexFile);
+  } catch {
+    return null;
+  }
+  const staged = readIndexEntries(indexData, [Layout.constraintIndex, Layout.config], local.hashBytes);
+  if (staged === null) return null;
+  const before = headEntry(parseRawDiff(diff), Layout.constraintIndex, staged.get(Layout.constraintIndex));
+  if (before === undefined) return null;
+  const objects = path.join(local.gitDir, 'objects');
+  const read = (file: string, entry: IndexEntry | null | undefined): BatchObject | null | undefined => {
+    if (entry === null || entry === undefined) return null;
+    if (entry.mode === '160000') return undefined; // a submodule's commit, not a blob
+    const data =
+      (REGULAR_MODES.has(entry.mode) ? readWorktreeBlob(path.join(local.topLevel, file), entry.sha) : null) ??
+      readLooseBlob(objects, entry.sha);
+    return data === null ? undefined : { id: entry.sha, data };
+  };
+  const stagedIndex = read(Layout.constraintIndex, staged.get(Layout.constraintIndex));
+  const stagedConfig = read(Layout.config, staged.get(Layout.config));
+  const headIndex = read(Layout.constraintIndex, before);
+  if (stagedIndex === undefined || stagedConfig === undefined || headIndex === undefined) return null;
+  return { stagedIndex, stagedConfig, headIndex, headCommit: head === null ? null : { id: head, data: NO_DATA } };
+}
