@@ -5,7 +5,7 @@
  * index from (staged content, a commit, or the working tree), so a commit without hits pays
  * nothing for it.
  */
-import { readFile } from 'node:fs/promises';
+import { fsPromises } from '../src/lazy-builtins.js';
 import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { readObjects } from '../src/git/core.js';
@@ -15,7 +15,7 @@ import { constraintRuleId } from './gate.js';
 /** Reads a repository path from the source an index was read from (`index`, `worktree`, or a commit). */
 async function readFromSource(root: string, source: string, rel: string): Promise<string | null> {
   try {
-    if (source === 'worktree') return await readFile(path.join(root, rel), 'utf8');
+    if (source === 'worktree') return await fsPromises().readFile(path.join(root, rel), 'utf8');
     const name = source === 'index' ? `:${rel}` : `${source}:${rel}`;
     const blob = (await readObjects(root, [name])).get(name);
     return blob ? blob.toString('utf8') : null;

@@ -8,9 +8,8 @@
  * comes from every chunk that has a covered file, and is kept once. Output is sorted as runGate's.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { workerThreads } from '../src/lazy-builtins.js';
+import { os, workerThreads } from '../src/lazy-builtins.js';
 import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { packageFile } from '../src/package-root.js';
 import type { ConstraintIndex } from '../src/types.js';
@@ -98,9 +97,9 @@ export async function runGateInChunks(
   // cores) copying the texts to it made check --all slower, not faster. Output is the same either way.
   const large =
     chunking.parallelFrom === undefined
-      ? files.length >= PARALLEL_MIN_FILES && loadavg()[0]! + 1 <= availableParallelism()
+      ? files.length >= PARALLEL_MIN_FILES && os().loadavg()[0]! + 1 <= os().availableParallelism()
       : files.length >= chunking.parallelFrom;
-  const parallel = large && availableParallelism() >= 2 && held !== null;
+  const parallel = large && os().availableParallelism() >= 2 && held !== null;
   // The worker takes the second half; the main thread judges the first half meanwhile.
   const mainShare = parallel ? Math.ceil(files.length / 2) : files.length;
   const { held: _held, ...plain } = options;

@@ -5,7 +5,7 @@
  * pushed without a base. All blob content is read with one `git cat-file --batch` (docs/stack-pitfalls.md#5).
  */
 import { isUtf8 } from 'node:buffer';
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { fsPromises } from '../src/lazy-builtins.js';
 import path from 'node:path';
 import {
   EMPTY_TREE,
@@ -74,7 +74,7 @@ export function isBinary(data: Buffer): boolean {
 
 async function readWorktree(root: string, rel: string): Promise<string | null> {
   try {
-    return await readFile(path.join(root, rel), 'utf8');
+    return await fsPromises().readFile(path.join(root, rel), 'utf8');
   } catch (error) {
     if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return null;
     throw error;
@@ -272,7 +272,7 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
   for (const n of paths) {
     let isDir: boolean;
     try {
-      isDir = (await lstat(path.join(root, n))).isDirectory();
+      isDir = (await fsPromises().lstat(path.join(root, n))).isDirectory();
     } catch (error) {
       throw new UsageError(`${n}: cannot read (${(error as { code?: string }).code ?? String(error)})`);
     }
@@ -291,14 +291,16 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
   const files: FileContent[] = [];
   for (const p of [...new Set(names)].sort()) {
     const abs = path.join(root, p);
-    const stat = await lstat(abs).catch(() => null);
+    const stat = await fsPromises()
+      .lstat(abs)
+      .catch(() => null);
     if (stat === null) continue; // listed by git but deleted on disk: nothing to judge
     if (stat.isDirectory()) {
       skipped.push({ path: p, reason: 'submodule' });
       continue;
     }
     // A symlink is judged by its link text, as git stores it, never followed.
-    const data = stat.isSymbolicLink() ? Buffer.from(await readlink(abs)) : await readFile(abs);
+    const data = stat.isSymbolicLink() ? Buffer.from(await fsPromises().readlink(abs)) : await fsPromises().readFile(abs);
     if (isBinary(data)) skipped.push({ path: p, reason: 'binary' });
     else files.push({ path: p, data });
   }

@@ -4,7 +4,7 @@
  * (pre-push, CI ranges) read through this interface instead of the file system.
  */
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { fsPromises } from './lazy-builtins.js';
 import path from 'node:path';
 import { indexEntries, readObjects, treeEntries, type BlobEntry } from './git/core.js';
 import { isNotFound } from './fs/atomic.js';
@@ -35,7 +35,7 @@ export function worktreeFiles(root: string): RepoFiles {
       async function walk(rel: string): Promise<void> {
         let entries: Dirent[];
         try {
-          entries = await readdir(path.join(root, rel), { withFileTypes: true });
+          entries = await fsPromises().readdir(path.join(root, rel), { withFileTypes: true });
         } catch (error) {
           if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return;
           throw error;
@@ -52,12 +52,12 @@ export function worktreeFiles(root: string): RepoFiles {
     async read(file) {
       const abs = path.join(root, file);
       try {
-        const st = await lstat(abs);
-        if (st.isSymbolicLink()) return Buffer.from(await readlink(abs), 'utf8');
+        const st = await fsPromises().lstat(abs);
+        if (st.isSymbolicLink()) return Buffer.from(await fsPromises().readlink(abs), 'utf8');
         // A folder (or a socket…) where a file should be is unreadable input, not a missing file.
         if (!st.isFile())
           throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL', path: file });
-        return await readFile(abs);
+        return await fsPromises().readFile(abs);
       } catch (error) {
         if (isNotFound(error)) return null;
         if ((error as { code?: string }).code === 'ENOTDIR')

@@ -10,7 +10,7 @@
  * error (ENOSPC, EDQUOT, EIO) becomes a `WriteFailedError` (exit 2, naming the file).
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { fsPromises } from '../lazy-builtins.js';
 import path from 'node:path';
 import { UsageError } from '../exit-codes.js';
 
@@ -143,7 +143,7 @@ export async function writeFileAtomically(abs: string, data: string | Buffer, op
 /** Reads a file, or null when it does not exist. Other errors propagate (the caller reports them as exit 2). */
 export async function readIfExists(abs: string): Promise<Buffer | null> {
   try {
-    return await readFile(abs);
+    return await fsPromises().readFile(abs);
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;
@@ -170,7 +170,7 @@ export async function writeIfChanged(abs: string, data: string, options: AtomicO
 /** Removes a file if present. Returns whether it existed. */
 export async function removeIfExists(abs: string): Promise<boolean> {
   try {
-    await rm(abs);
+    await fsPromises().rm(abs);
     return true;
   } catch (error) {
     if (isNotFound(error)) return false;

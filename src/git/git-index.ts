@@ -31,48 +31,59 @@ export function readIndexEntries(data: Buffer, paths: readonly string[], hashByt
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const count = data.readUInt32BE(8);
-  const wanted = new Map(paths.map((p) => [p, Buffer.from(p, 'utf8')]));
+  const wanted = paths.map((p) => ({ path: p, bytes: Buffer.from(p, 'utf8') }));
   const found = new Map<string, IndexEntry>();
   // The bytes of the end of the index: its checksum. Entries and extensions stop before it.
   const end = data.length - hashBytes;
+  // Every commit reads the whole index (thousands of entries) before git's own extensions: no
+  // allocation per entry. A v4 name is rebuilt in place in `name`, the previous one's prefix kept.
+  let name = version === 4 ? Buffer.allocUnsafe(4096) : data;
+  let nameLength = 0;
   let pos = HEADER;
-  let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i += 1) {
     const start = pos;
     const flagsAt = start + STAT_BYTES + hashBytes;
     if (flagsAt + 2 > end) return null;
-    const flags = data.readUInt16BE(flagsAt);
+    const flags = (data[flagsAt]! << 8) | data[flagsAt + 1]!;
     let nameAt = flagsAt + 2;
     let extended = 0;
     if ((flags & FLAG_EXTENDED) !== 0) {
       if (version < 3 || nameAt + 2 > end) return null;
-      extended = data.readUInt16BE(nameAt);
+      extended = (data[nameAt]! << 8) | data[nameAt + 1]!;
       nameAt += 2;
     }
-    let name: Buffer;
+    let nameStart: number;
     if (version === 4) {
       // The name is the previous name with N bytes cut off its end, then a NUL-terminated suffix.
       const cut = readVarint(data, nameAt, end);
-      if (cut === null || cut.value > previous.length) return null;
+      if (cut === null || cut.value > nameLength) return null;
       const nul = data.indexOf(0, cut.next);
       if (nul === -1 || nul >= end) return null;
-      name = Buffer.concat([previous.subarray(0, previous.length - cut.value), data.subarray(cut.next, nul)]);
+      const kept = nameLength - cut.value;
+      if (kept + (nul - cut.next) > name.length) {
+        const longer = Buffer.allocUnsafe(2 * (kept + (nul - cut.next)));
+        name.copy(longer, 0, 0, kept);
+        name = longer;
+      }
+      data.copy(name, kept, cut.next, nul);
+      nameLength = kept + (nul - cut.next);
+      nameStart = 0;
       pos = nul + 1;
     } else {
       // A name of 0xFFF bytes or more says 0xFFF; the NUL ends it either way.
       const length = flags & FLAG_NAME_LENGTH;
       const nul = length < FLAG_NAME_LENGTH ? nameAt + length : data.indexOf(0, nameAt + FLAG_NAME_LENGTH);
       if (nul === -1 || nul >= end || data[nul] !== 0) return null;
-      name = data.subarray(nameAt, nul);
+      nameStart = nameAt;
+      nameLength = nul - nameAt;
       // Padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
       pos = start + ((nul - start + 8) & ~7);
     }
-    previous = name;
-    for (const [p, bytes] of wanted) {
-      if (!bytes.equals(name)) continue;
-      if ((flags & FLAG_STAGE) !== 0 || (extended & EXTENDED_INTENT_TO_ADD) !== 0 || found.has(p)) return null;
+    for (const w of wanted) {
+      if (w.bytes.length !== nameLength || name.compare(w.bytes, 0, nameLength, nameStart, nameStart + nameLength) !== 0) continue;
+      if ((flags & FLAG_STAGE) !== 0 || (extended & EXTENDED_INTENT_TO_ADD) !== 0 || found.has(w.path)) return null;
       const mode = data.readUInt32BE(start + 24);
-      found.set(p, { mode: mode.toString(8), sha: data.toString('hex', start + STAT_BYTES, start + STAT_BYTES + hashBytes) });
+      found.set(w.path, { mode: mode.toString(8), sha: data.toString('hex', start + STAT_BYTES, start + STAT_BYTES + hashBytes) });
     }
   }
   return extensionsAreKnown(data, pos, end) ? found : null;

@@ -3,7 +3,7 @@
  * Everything here runs plain child_process through src/git/core.ts, so GIT_INDEX_FILE set by
  * `git commit -a` / `git commit <paths>` reaches every child (docs/stack-pitfalls.md#4).
  */
-import { readFile } from 'node:fs/promises';
+import { fsPromises } from '../lazy-builtins.js';
 import path from 'node:path';
 import { git, runGit } from './core.js';
 import { commitState } from './probe.js';
@@ -174,7 +174,7 @@ export async function operationParents(root: string, op: Operation, env: NodeJS.
     const r = await runGit(root, ['rev-parse', '--git-path', 'MERGE_HEAD']);
     let text = '';
     try {
-      text = r.code === 0 ? await readFile(path.resolve(root, r.stdout.toString('utf8').trim()), 'utf8') : '';
+      text = r.code === 0 ? await fsPromises().readFile(path.resolve(root, r.stdout.toString('utf8').trim()), 'utf8') : '';
     } catch {
       text = '';
     }

@@ -13,6 +13,8 @@ import { GIT_ENV, makeRepo, repoAt, tempDir, type TestRepo } from '../helpers/re
 const NAMES = ['a.txt', 'src/b.js', 'src/sub/c.md', 'zeta/ünï.txt', '.agents/constraints/index.json', 'exec.sh', 'link'];
 /** Longer than the 0xFFF a v2/v3 entry's length field can hold: only index entries, never files. */
 const LONG = `${`${'d'.repeat(200)}/`.repeat(21)}end.txt`;
+/** Sorted just before LONG, sharing 2,010 bytes with it: a v4 index keeps that prefix for LONG. */
+const BEFORE_LONG = `${`${'d'.repeat(200)}/`.repeat(10)}a.txt`;
 
 function populated(options: { objectFormat?: 'sha256' } = {}): TestRepo {
   let repo: TestRepo;
@@ -29,6 +31,7 @@ function populated(options: { objectFormat?: 'sha256' } = {}): TestRepo {
   const blob = repo.git('hash-object', '-w', 'a.txt').trim();
   repo.git('update-index', '--add', '--cacheinfo', `120000,${blob},link`);
   repo.git('update-index', '--add', '--cacheinfo', `100644,${blob},${LONG}`);
+  repo.git('update-index', '--add', '--cacheinfo', `100644,${blob},${BEFORE_LONG}`);
   return repo;
 }
 
@@ -53,7 +56,7 @@ describe('readIndexEntries', () => {
       repo.git('update-index', '--index-version', String(version));
       if (version === 3) repo.git('update-index', '--skip-worktree', 'src/b.js'); // an extended flag
       const expected = listed(repo);
-      expect(expected.size).toBe(NAMES.length + 1);
+      expect(expected.size).toBe(NAMES.length + 2);
       const found = readIndexEntries(indexOf(repo), [...expected.keys(), 'missing.txt', 'src'], 20);
       expect(found).toEqual(expected);
     });
