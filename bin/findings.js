@@ -47,10 +47,11 @@ async function fastHook() {
   if (!bundleIsCurrent()) return false;
   if (nodeMayCacheCode()) enableCompileCache();
   // git starts on the commit's first questions while node loads the hook's code (hooks/commit-start.ts).
-  const { startCommitHook } = require(dist('commit-start.cjs'));
+  const { loadHookBundle, startCommitHook } = require(dist('commit-start.cjs'));
   const started = startCommitHook(argv, process.env, process.cwd());
   linearRegexFallback();
-  return require(dist('hook.cjs')).main(argv, started);
+  // With the code V8 compiled for it at build, when that still fits (hooks/bundle-loader.ts).
+  return loadHookBundle(path.join(__dirname, '..', 'dist')).exports.main(argv, started);
 }
 
 /**

@@ -12,6 +12,9 @@ import { operationIn, probeRepository, type RepositoryProbe } from '../src/git/p
 import { HEAD_COMMIT, startStagedReads, type EarlyReads } from './early-reads.js';
 import { commitHookSkipped } from './skip.js';
 
+// The launcher's second step, and the build's cache of it (scripts/hook-code-cache.cjs).
+export { bundleFiles, cacheFileFor, loadHookBundle } from './bundle-loader.js';
+
 /** Git work already under way for a commit hook run in `cwd`. */
 export interface HookStart {
   readonly cwd: string;

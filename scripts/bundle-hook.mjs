@@ -13,7 +13,8 @@
 // the error classes the CLI recognises are branded (src/exit-codes.ts, src/git/core.ts), so
 // `instanceof` holds across the copies. The launcher falls back to the full CLI when the bundle
 // is absent.
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,8 +66,13 @@ const options = (entry, outfile) => ({
   platform: 'node',
   target: 'node20',
   // Our modules locate files beside themselves (src/package-root.ts, createRequire): in the bundle,
-  // beside the bundle.
-  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // beside the bundle. Its dynamic imports go through __bundleImport (see importsThroughHost).
+  banner: {
+    js:
+      "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;\n" +
+      'const __bundleImport = (s) => { const u = new URL(s, __bundleUrl).href; ' +
+      "return typeof __hostImport === 'function' ? __hostImport(u) : import(u); };",
+  },
   define: { 'import.meta.url': '__bundleUrl' },
   plugins: [bundlePlugin],
   metafile: true,
@@ -81,7 +87,22 @@ const options = (entry, outfile) => ({
 // The ES module bundles of earlier builds: nothing loads them, and a stale file only misleads.
 for (const old of ['hook.mjs', 'commit-start.mjs']) rmSync(path.join(dist, old), { force: true });
 
+/**
+ * The bundle's dynamic imports of dist/'s ES modules, as calls of __bundleImport: compiled with its
+ * code cache (hooks/bundle-loader.ts), the bundle imports through the loader's `import()`, because
+ * code compiled by `vm` cannot import without an experimental flag. Loaded by `require`, it
+ * imports itself. The banner's `import()` must be the only one left.
+ */
+function importsThroughHost(file) {
+  const text = readFileSync(file, 'utf8').replace(/(?<![\w$.])import\(("\.\.?\/[^"]+")\)/g, '__bundleImport($1)');
+  const left = text.match(/(?<![\w$.])import\(/g)?.length ?? 0;
+  if (left !== 1)
+    throw new Error(`bundle-hook: ${path.relative(root, file)} has ${left - 1} dynamic import(s) the code cache cannot serve`);
+  writeFileSync(file, text);
+}
+
 const result = await esbuild.build(options('src/cli/hook-entry.js', OUT));
+importsThroughHost(OUT);
 const inputs = Object.keys(result.metafile.inputs).sort();
 // The modules with code in the bundle (tree-shaken ones have none), for the test that keeps heavy
 // packages out of it (test/hooks/hook-modules.test.ts).
@@ -95,4 +116,17 @@ process.stdout.write(`bundle-hook: ${path.relative(root, OUT)} from ${inputs.len
 const START = path.join(dist, 'commit-start.cjs');
 await esbuild.build(options('hooks/commit-start.js', START));
 process.stdout.write(`bundle-hook: ${path.relative(root, START)}\n`);
+
+// V8's code for the bundle (scripts/hook-code-cache.cjs): made now, from this bundle, or not at all.
+const CACHE = path.join(dist, 'hook.cache');
+rmSync(CACHE, { force: true });
+const made = spawnSync(process.execPath, [path.join(root, 'scripts/hook-code-cache.cjs')], {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+for (const line of (made.stderr ?? '').split('\n')) if (line.startsWith('hook-code-cache:')) process.stdout.write(`${line}\n`);
+process.stdout.write(
+  `bundle-hook: ${path.relative(root, CACHE)}${existsSync(CACHE) ? '' : ' not made (the hook compiles its bundle each run)'}\n`,
+);
 if (process.env.BUNDLE_HOOK_LIST) for (const i of inputs) process.stdout.write(`  ${i}\n`);

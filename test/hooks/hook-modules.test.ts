@@ -66,8 +66,10 @@ describe('findings hook pre-commit loads only what it needs', () => {
   it('a plain commit takes the one-file fast path: no CLI, no commander, no heavy module', async () => {
     const { code, modules } = modulesLoaded(await plainCommitRepo(), ['hook', 'pre-commit']);
     expect(code).toBe(0);
-    // The bundle (src/cli/hook-entry.ts → dist/hook.cjs) ran the hook: the general CLI never loaded.
-    expect(modules.some((m) => m.endsWith('/dist/hook.cjs'))).toBe(true);
+    // The bundle (src/cli/hook-entry.ts → dist/hook.cjs, loaded by dist/commit-start.cjs) ran the hook: the general CLI never loaded.
+    expect(modules.some((m) => m.endsWith('/dist/commit-start.cjs'))).toBe(true);
+    // …which compiled dist/hook.cjs itself, with its code cache (hooks/bundle-loader.ts), not through require.
+    expect(modules.filter((m) => m.endsWith('/dist/hook.cjs'))).toEqual([]);
     expect(modules.filter((m) => m.includes('/dist/src/cli/') || m.includes('/node_modules/commander/'))).toEqual([]);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
     const inputs = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.inputs.txt'), 'utf8');
@@ -101,7 +103,7 @@ describe('findings hook pre-commit loads only what it needs', () => {
     const root = await plainCommitRepo(); // plain patterns; src/a.js holds neither `eval(` nor `setTimeout`
     const quiet = modulesLoaded(root, ['hook', 'pre-commit']);
     expect(quiet.code).toBe(0);
-    expect(quiet.modules.some((m) => m.endsWith('/dist/hook.cjs'))).toBe(true);
+    expect(quiet.modules.some((m) => m.endsWith('/dist/commit-start.cjs'))).toBe(true);
     expect(quiet.modules.filter((m) => m.includes('/node_modules/re2js/'))).toEqual([]);
     writeFileSync(path.join(root, 'src/a.js'), 'eval(x);\n');
     spawnSync('git', ['add', 'src/a.js'], { cwd: root });
