@@ -99,6 +99,20 @@ describe('findings hook pre-commit loads only what it needs', () => {
     expect(builtins.filter((m) => m === 'internal/modules/esm/loader' || m === 'module')).toEqual([]);
   });
 
+  it('a plain commit never opens standard input (git gives a hook /dev/null, a stream node builds from file-stream and readline code)', async () => {
+    const root = await plainCommitRepo(true);
+    const out = path.join(tempDir('findings-trace-'), 'builtins.txt');
+    const r = spawnSync(
+      process.execPath,
+      ['--require', path.join(PACKAGE_ROOT, 'test/helpers/builtin-trace.cjs'), BIN, 'hook', 'pre-commit'],
+      { cwd: root, env: hookEnv({ FINDINGS_BUILTIN_TRACE: out }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(r.status).toBe(0);
+    const builtins = readFileSync(out, 'utf8').split('\n');
+    expect(builtins).toContain('child_process'); // the trace lists builtins
+    expect(builtins.filter((m) => m === 'internal/fs/streams' || m.startsWith('internal/readline/'))).toEqual([]);
+  });
+
   it('re2js loads only when a pattern must run: not for plain patterns whose literals no staged file holds', async () => {
     const root = await plainCommitRepo(); // plain patterns; src/a.js holds neither `eval(` nor `setTimeout`
     const quiet = modulesLoaded(root, ['hook', 'pre-commit']);
