@@ -6,31 +6,12 @@
 'use strict';
 const { statSync } = require('node:fs');
 const path = require('node:path');
-
-// Node >= 22.1 can cache the compiled code of our modules between runs. Where Node lacks it, or
-// it cannot write its cache folder (os.tmpdir(), or NODE_COMPILE_CACHE), nothing changes: it is
-// only ever a speed-up.
-function enableCompileCache() {
-  try {
-    require('node:module').enableCompileCache?.();
-  } catch {
-    // not available here: run uncached
-  }
-}
+const { enableCompileCache, linearRegexFallback, runFullCli } = require('./full-cli.js');
 
 /** Whether this Node can have a compile cache: asked before loading `module`, which starts node's ES module loader. */
 function nodeMayCacheCode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
   return major > 22 || (major === 22 && minor >= 1);
-}
-
-/**
- * Defence in depth against catastrophic backtracking: V8 falls back to its linear-time engine
- * when a regex backtracks excessively. Set before any module that compiles user patterns or globs
- * loads (after the commit hook's git work has started: that code runs only fixed regexes).
- */
-function linearRegexFallback() {
-  require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 }
 
 const argv = process.argv.slice(2);
@@ -66,23 +47,5 @@ function bundleIsCurrent() {
   return bundled !== -1 && (compiled === null || bundled >= compiled);
 }
 
-async function fullCli() {
-  enableCompileCache();
-  linearRegexFallback();
-  let entry;
-  try {
-    entry = await import('../dist/src/cli/main.js');
-  } catch (error) {
-    if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
-      process.stderr.write(
-        'findings: the compiled code in dist/ is missing; run `npm install` (or `npm run build`) in the findings-compiler package\n',
-      );
-      process.exit(2);
-    }
-    throw error;
-  }
-  await entry.main(argv);
-}
-
 // A rejection stays unhandled, as a top-level await left it: node prints it and exits 1.
-void fastHook().then((ran) => ran || fullCli());
+void fastHook().then((ran) => ran || runFullCli('findings', argv));
