@@ -55,7 +55,12 @@ function catFileMeta(cwd: string): Promise<Map<string, BatchObject | null> | nul
 }
 
 function fromFiles(local: LocalRepository, diff: Buffer, env: NodeJS.ProcessEnv): Map<string, BatchObject | null> | null {
-  const answers = localMeta(local, diff, env);
+  let answers: ReturnType<typeof localMeta>;
+  try {
+    answers = localMeta(local, diff, env);
+  } catch {
+    return null; // a file it did not expect: git answers, as without it
+  }
   if (answers === null) return null;
   return new Map([
     [STAGED_META[0], answers.stagedIndex],
