@@ -7,7 +7,7 @@
 import { git, parseCatFileObjects, runGit, type BatchObject } from '../src/git/core.js';
 import type { LocalRepository } from '../src/git/local-repository.js';
 import { Layout } from '../src/layout.js';
-import { localMeta } from './local-meta.js';
+import { stagedFromFiles, withStagedDiff, type StagedFromFiles } from './local-meta.js';
 
 export const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
 
@@ -42,9 +42,20 @@ export function startStagedReads(cwd: string, local: LocalRepository | null = nu
     (r) => (r.code === 0 ? r.stdout : null),
     () => null,
   );
-  const meta =
-    local === null ? catFileMeta(cwd) : diff.then((out) => (out === null ? null : fromFiles(local, out, env)) ?? catFileMeta(cwd));
+  if (local === null) return { cwd, diff, meta: catFileMeta(cwd) };
+  // Read now, while git computes the diff; what needs the diff waits for it.
+  const files = attempt(() => stagedFromFiles(local, env));
+  const meta = diff.then((out) => (out === null || files === null ? null : fromFiles(files, out)) ?? catFileMeta(cwd));
   return { cwd, diff, meta };
+}
+
+/** `read()`, or null when it throws: a file it did not expect, and git answers, as without it. */
+function attempt<T>(read: () => T | null): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 function catFileMeta(cwd: string): Promise<Map<string, BatchObject | null> | null> {
@@ -54,13 +65,8 @@ function catFileMeta(cwd: string): Promise<Map<string, BatchObject | null> | nul
   );
 }
 
-function fromFiles(local: LocalRepository, diff: Buffer, env: NodeJS.ProcessEnv): Map<string, BatchObject | null> | null {
-  let answers: ReturnType<typeof localMeta>;
-  try {
-    answers = localMeta(local, diff, env);
-  } catch {
-    return null; // a file it did not expect: git answers, as without it
-  }
+function fromFiles(files: StagedFromFiles, diff: Buffer): Map<string, BatchObject | null> | null {
+  const answers = attempt(() => withStagedDiff(files, diff));
   if (answers === null) return null;
   return new Map([
     [STAGED_META[0], answers.stagedIndex],

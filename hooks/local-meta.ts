@@ -46,8 +46,21 @@ export interface LocalMeta {
   readonly headCommit: BatchObject | null;
 }
 
-/** The early reads' answers, or null when git must be asked. */
-export function localMeta(local: LocalRepository, diff: Buffer, env: NodeJS.ProcessEnv): LocalMeta | null {
+/** What the files say before the diff is in: HEAD's commit and the staged constraint index and config. */
+export interface StagedFromFiles {
+  readonly head: string | null;
+  readonly stagedIndexEntry: IndexEntry | undefined;
+  readonly stagedIndex: BatchObject | null;
+  readonly stagedConfig: BatchObject | null;
+  /** Reads a blob as the staged ones were read (undefined: not on disk as a verified blob). */
+  readonly read: (file: string, entry: IndexEntry | null | undefined) => BatchObject | null | undefined;
+}
+
+/**
+ * The part of the answers the staged diff is not needed for, read while git computes it (the
+ * launcher calls this right after starting git); null when git must be asked.
+ */
+export function stagedFromFiles(local: LocalRepository, env: NodeJS.ProcessEnv): StagedFromFiles | null {
   if (local.hashBytes === null) return null;
   const head = localHead(local.gitDir);
   if (head === undefined) return null;
@@ -61,8 +74,6 @@ export function localMeta(local: LocalRepository, diff: Buffer, env: NodeJS.Proc
   }
   const staged = readIndexEntries(indexData, [Layout.constraintIndex, Layout.config], local.hashBytes);
   if (staged === null) return null;
-  const before = headEntry(parseRawDiff(diff), Layout.constraintIndex, staged.get(Layout.constraintIndex));
-  if (before === undefined) return null;
   const objects = path.join(local.gitDir, 'objects');
   const read = (file: string, entry: IndexEntry | null | undefined): BatchObject | null | undefined => {
     if (entry === null || entry === undefined) return null;
@@ -72,9 +83,25 @@ export function localMeta(local: LocalRepository, diff: Buffer, env: NodeJS.Proc
       readLooseBlob(objects, entry.sha);
     return data === null ? undefined : { id: entry.sha, data };
   };
-  const stagedIndex = read(Layout.constraintIndex, staged.get(Layout.constraintIndex));
+  const stagedIndexEntry = staged.get(Layout.constraintIndex);
+  const stagedIndex = read(Layout.constraintIndex, stagedIndexEntry);
   const stagedConfig = read(Layout.config, staged.get(Layout.config));
-  const headIndex = read(Layout.constraintIndex, before);
-  if (stagedIndex === undefined || stagedConfig === undefined || headIndex === undefined) return null;
-  return { stagedIndex, stagedConfig, headIndex, headCommit: head === null ? null : { id: head, data: NO_DATA } };
+  if (stagedIndex === undefined || stagedConfig === undefined) return null;
+  return { head, stagedIndexEntry, stagedIndex, stagedConfig, read };
+}
+
+/** The answers, once the staged diff is in (it names HEAD's constraint index); null when git must be asked. */
+export function withStagedDiff(files: StagedFromFiles, diff: Buffer): LocalMeta | null {
+  const before = headEntry(parseRawDiff(diff), Layout.constraintIndex, files.stagedIndexEntry);
+  if (before === undefined) return null;
+  const headIndex = before?.sha === files.stagedIndexEntry?.sha ? files.stagedIndex : files.read(Layout.constraintIndex, before);
+  if (headIndex === undefined) return null;
+  const headCommit = files.head === null ? null : { id: files.head, data: NO_DATA };
+  return { stagedIndex: files.stagedIndex, stagedConfig: files.stagedConfig, headIndex, headCommit };
+}
+
+/** The early reads' answers, or null when git must be asked. */
+export function localMeta(local: LocalRepository, diff: Buffer, env: NodeJS.ProcessEnv): LocalMeta | null {
+  const files = stagedFromFiles(local, env);
+  return files === null ? null : withStagedDiff(files, diff);
 }
