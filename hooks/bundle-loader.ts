@@ -4,10 +4,11 @@
  * the same 150 KB again (docs/hooks.md "Speed"). Node 20 offers no cache for CommonJS modules, so
  * the bundle is compiled here, as node's own loader would wrap it, with the cached code.
  *
- * Only ever a speed-up. V8 itself rejects a cache made by another V8 or under other flags; and it
- * checks only the source's length, so the cache starts with the SHA-256 of the source it was made
- * from, and a cache for any other source is never handed to V8. Without a usable cache the bundle
- * compiles as it would have.
+ * V8 rejects a cache made under other flags, but it checks only the length of the source, and it
+ * does not checksum its data: bytes damaged on disk can crash it. So the cache file says what it
+ * was made from — the SHA-256 of the source, the Node release, architecture and V8 — and carries
+ * the SHA-256 of V8's data; only a cache that matches all of them is handed to V8. Without one
+ * the bundle compiles as it would have.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,8 +17,11 @@ import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { crypto } from '../src/lazy-builtins.js';
 
-/** What became of the cache: given to V8 and taken, refused by V8, missing, or made from another source. */
-export type CodeCacheState = 'used' | 'rejected' | 'absent' | 'stale';
+/**
+ * What became of the cache: given to V8 and taken, refused by V8, missing, made from another
+ * source or by another Node, or damaged (its data no longer what was written).
+ */
+export type CodeCacheState = 'used' | 'rejected' | 'absent' | 'stale' | 'damaged';
 
 export interface LoadedBundle {
   readonly exports: Record<string, unknown>;
@@ -32,25 +36,42 @@ export const bundleFiles = (dist: string): { source: string; cache: string } => 
   cache: path.join(dist, 'hook.cache'),
 });
 
-const DIGEST_BYTES = 32;
+const MAGIC = 'findings-code-cache 1\n';
 
-const sourceDigest = (source: Buffer): Buffer => crypto().createHash('sha256').update(source).digest();
+const sha256 = (data: Buffer): string => crypto().createHash('sha256').update(data).digest('hex');
 
-/** A cache file for `source`: its digest, then V8's data. */
+/** What a cache is good for: this source, on this Node. */
+const madeFor = (source: Buffer): Record<string, string> => ({
+  source: sha256(source),
+  node: process.version,
+  arch: process.arch,
+  v8: process.versions.v8,
+});
+
+/** A cache file for `source`, holding V8's `data`: a first line, what it was made for and the data's digest, then the data. */
 export function cacheFileFor(source: Buffer, data: Buffer): Buffer {
-  return Buffer.concat([sourceDigest(source), data]);
+  return Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify({ ...madeFor(source), data: sha256(data) })}\n`), data]);
 }
 
-/** V8's data in `file` when it was made from `source`; null when the file is absent, undefined when it is for another source. */
-function cachedDataFor(file: string, source: Buffer): Buffer | null | undefined {
+/** V8's data in `file`, when it was made for `source` on this Node and is intact; else what is wrong with it. */
+function cachedDataFor(file: string, source: Buffer): Buffer | 'absent' | 'stale' | 'damaged' {
   let cache: Buffer;
   try {
     cache = readFileSync(file);
   } catch {
-    return null;
+    return 'absent';
   }
-  if (cache.length <= DIGEST_BYTES || !cache.subarray(0, DIGEST_BYTES).equals(sourceDigest(source))) return undefined;
-  return cache.subarray(DIGEST_BYTES);
+  const headerEnd = cache.indexOf(10, MAGIC.length);
+  if (cache.toString('latin1', 0, MAGIC.length) !== MAGIC || headerEnd === -1) return 'damaged';
+  let header: Record<string, unknown>;
+  try {
+    header = JSON.parse(cache.toString('utf8', MAGIC.length, headerEnd)) as Record<string, unknown>;
+  } catch {
+    return 'damaged';
+  }
+  for (const [key, value] of Object.entries(madeFor(source))) if (header[key] !== value) return 'stale';
+  const data = cache.subarray(headerEnd + 1);
+  return header['data'] === sha256(data) ? data : 'damaged';
 }
 
 /**
@@ -61,19 +82,16 @@ function cachedDataFor(file: string, source: Buffer): Buffer | null | undefined 
 export function loadHookBundle(dist: string): LoadedBundle {
   const files = bundleFiles(dist);
   const source = readFileSync(files.source);
-  const cachedData = cachedDataFor(files.cache, source);
+  const cached = cachedDataFor(files.cache, source);
+  const cachedData = typeof cached === 'string' ? undefined : cached;
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname, __hostImport) {${source.toString('utf8')}\n})`,
-    {
-      filename: files.source,
-      ...(cachedData ? { cachedData } : {}),
-    },
+    { filename: files.source, ...(cachedData ? { cachedData } : {}) },
   );
   const module = { exports: {} as Record<string, unknown> };
   const hostImport = (url: string): Promise<unknown> => import(url);
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, createRequire(pathToFileURL(files.source)), module, files.source, dist, hostImport);
-  const cache: CodeCacheState =
-    cachedData === null ? 'absent' : cachedData === undefined ? 'stale' : script.cachedDataRejected ? 'rejected' : 'used';
+  const cache: CodeCacheState = typeof cached === 'string' ? cached : script.cachedDataRejected ? 'rejected' : 'used';
   return { exports: module.exports, cache, script };
 }

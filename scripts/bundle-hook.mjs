@@ -120,8 +120,11 @@ process.stdout.write(`bundle-hook: ${path.relative(root, START)}\n`);
 // V8's code for the bundle (scripts/hook-code-cache.cjs): made now, from this bundle, or not at all.
 const CACHE = path.join(dist, 'hook.cache');
 rmSync(CACHE, { force: true });
+// Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and a hook runs with none.
+const { NODE_OPTIONS: _ignored, ...cacheEnv } = process.env;
 const made = spawnSync(process.execPath, [path.join(root, 'scripts/hook-code-cache.cjs')], {
   cwd: root,
+  env: cacheEnv,
   encoding: 'utf8',
   stdio: ['ignore', 'ignore', 'pipe'],
 });

@@ -4,14 +4,25 @@
 // after one real hook run over a small repository in a temp folder, so it holds every function
 // a commit runs, not only the bundle's top level; and under the V8 flags the launcher sets
 // (bin/findings.js), or V8 would refuse it. Failing anywhere leaves no cache: the hook then
-// compiles its bundle as it would have.
+// compiles its bundle as it would have. `node scripts/hook-code-cache.cjs [out]` writes `out`
+// (default dist/hook.cache) whole or not at all.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 
+// A build may run inside a git hook (npm test from a pre-commit hook, npm ci from a pre-push
+// one), whose variables name the user's repository, index and work tree: the warm-up's git and
+// hook must see only the temp repository. Nor the user's own git config (signing, hooks).
+// Nor a skip (HUSKY=0 in CI, FINDINGS_SKIP): the warm-up must run the whole hook.
+for (const name of Object.keys(process.env))
+  if (name.startsWith('GIT_') || name.startsWith('FINDINGS_') || name === 'HUSKY') delete process.env[name];
+process.env.GIT_CONFIG_NOSYSTEM = '1';
+process.env.GIT_CONFIG_GLOBAL = path.join(tmpdir(), 'findings-code-cache-no-config');
+
 const dist = path.join(__dirname, '..', 'dist');
+const out = process.argv[2] ? path.resolve(process.argv[2]) : path.join(dist, 'hook.cache');
 const { bundleFiles, cacheFileFor, loadHookBundle, startCommitHook } = require(path.join(dist, 'commit-start.cjs'));
 // The launcher's flag (bin/findings.js): V8 takes a cache only under the flags it was made with.
 require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
@@ -31,7 +42,7 @@ const entry = (id, status, pattern, globs) => ({
 
 function warmUpRepository() {
   const root = mkdtempSync(path.join(tmpdir(), 'findings-code-cache-'));
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root, GIT_AUTHOR_NAME: 'cache', GIT_AUTHOR_EMAIL: 'cache@example.com' };
+  const env = { ...process.env, HOME: root, GIT_AUTHOR_NAME: 'cache', GIT_AUTHOR_EMAIL: 'cache@example.com' };
   const git = (...args) =>
     execFileSync('git', args, {
       cwd: root,
@@ -66,8 +77,11 @@ async function main() {
     const argv = ['hook', 'pre-commit'];
     const loaded = loadHookBundle(dist);
     await loaded.exports.main(argv, startCommitHook(argv, process.env, root));
-    const files = bundleFiles(dist);
-    writeFileSync(files.cache, cacheFileFor(require('node:fs').readFileSync(files.source), loaded.script.createCachedData()));
+    const cache = cacheFileFor(readFileSync(bundleFiles(dist).source), loaded.script.createCachedData());
+    // Whole or not at all: a hook may load the cache at any moment.
+    const temp = `${out}.${process.pid}.tmp`;
+    writeFileSync(temp, cache);
+    renameSync(temp, out);
   } finally {
     process.chdir(__dirname);
     rmSync(root, { recursive: true, force: true });

@@ -29,7 +29,7 @@ if (tsc !== null && existsSync(path.join(root, 'tsconfig.json'))) {
   if (r.status !== 0) process.exit(r.status ?? 1);
   const v = spawnSync(process.execPath, ['schemas/build-validators.mjs'], { cwd: root, stdio: 'inherit' });
   if (v.status !== 0) process.exit(v.status ?? 1);
-  // The commit hooks' one-file fast path (dist/hook.mjs); without esbuild it says so and the hook runs unbundled.
+  // The commit hooks' one-file fast path (dist/hook.cjs, and its code cache); without esbuild it says so and the hook runs unbundled.
   const b = spawnSync(process.execPath, ['scripts/bundle-hook.mjs'], { cwd: root, stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status ?? 1);
 } else if (!built) {
