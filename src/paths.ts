@@ -53,20 +53,24 @@ export function resolveInsideRoot(root: string, rel: string): { abs: string } | 
       exists = false;
     }
     if (exists) {
-      let real: string;
+      let real: string | null = null;
       try {
         real = realpathSync(probe);
       } catch {
         // Another process removed it between the two looks (a lock released, a file renamed
-        // over): look again, and only a path that is still there and still does not resolve
-        // is a dangling symlink. Bounded, so endless churn still ends in the refusal.
-        if (!isSymlink(probe) && (vanished += 1) <= MAX_VANISHED) continue;
-        return {
-          problem:
-            probe === abs ? 'is a symlink that does not resolve' : `is under ${displayPath(root, probe)}, a symlink that does not resolve`,
-        };
+        // over): only a path that is still there as a symlink is one that does not resolve.
+        if (isSymlink(probe)) {
+          return {
+            problem:
+              probe === abs
+                ? 'is a symlink that does not resolve'
+                : `is under ${displayPath(root, probe)}, a symlink that does not resolve`,
+          };
+        }
+        // Look again; a path that keeps coming and going is judged by its folder, as one not there.
+        if ((vanished += 1) <= MAX_VANISHED) continue;
       }
-      return isInside(realRoot, real) ? { abs } : { problem: 'leaves the repository through a symlink' };
+      if (real !== null) return isInside(realRoot, real) ? { abs } : { problem: 'leaves the repository through a symlink' };
     }
     const parent = path.dirname(probe);
     if (parent === probe) return { abs };
