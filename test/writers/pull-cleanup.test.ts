@@ -23,12 +23,13 @@ describe('pull temp folders', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('an interrupted pull (%s while fetching) leaves no findings-pull-* folder', async (signal) => {
     const repo = makeRepo();
     const tmp = tempDir('findings-tmp-');
-    // The "ssh" transport runs this command instead of ssh: it leaves a marker and waits (the rest
+    // The "ssh" transport runs this command instead of ssh: it leaves a marker and waits long enough
+    // for a loaded machine (the signal to the group ends the wait; the rest
     // of git's command line is a shell comment), so the pull is caught in the middle of its fetch.
     const marker = path.join(tempDir('findings-marker-'), 'fetching');
     const child = spawn(process.execPath, [BIN, 'pull', 'ssh://example.invalid/source.git'], {
       cwd: repo.root,
-      env: { ...process.env, ...GIT_ENV, TMPDIR: tmp, GIT_SSH_COMMAND: `touch '${marker}'; sleep 3 #` },
+      env: { ...process.env, ...GIT_ENV, TMPDIR: tmp, GIT_SSH_COMMAND: `touch '${marker}'; sleep 60 #` },
       stdio: 'ignore',
       detached: true,
     });
