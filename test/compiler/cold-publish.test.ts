@@ -3,11 +3,14 @@
  * fresh temp folder (docs/compiler.md "Crash safety"), instead of a temp file and a rename per
  * file; a folder that exists is still written file by file. The rename count is observed through
  * the writer's injectable system calls (src/fs/atomic.ts WriteOps), as test/kernel/atomic.test.ts does.
+ * The ~29,000 lines listing those files go to stdout in one write.
  */
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCompile } from '../../compiler/run.js';
+import { runCli } from '../../src/cli/main.js';
 import { nodeWriteOps, type WriteOps } from '../../src/fs/atomic.js';
 import { TEMP_FOLDER } from '../../src/fs/new-folder.js';
 import { makeRepo, runFindings, tempDir, type TestRepo } from '../helpers/repo.js';
@@ -119,5 +122,30 @@ describe('a cold compile publishes each new rule folder with one rename', () => 
     const r = await runFindings(['compile', '--root', repo.root], { cwd: repo.root });
     expect(r.code).toBe(1);
     expect(readdirSync(outside)).toEqual(['findings']);
+  });
+});
+
+describe('the list of changes', () => {
+  it('goes to stdout in one write, one line per file as before', async () => {
+    const repo = makeRepo({ [REGISTRY]: registry(ids(2)) });
+    const writes: string[] = [];
+    const code = await runCli(['compile', '--root', repo.root], {
+      cwd: repo.root,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdin: Readable.from([]),
+      stdout: { write: (s: string) => writes.push(s), isTTY: false },
+      stderr: { write: () => true, isTTY: false },
+    });
+    expect(code).toBe(0);
+    const lines = [
+      'created  .agents/constraints/index.json',
+      'created  .agents/findings/f-1.md',
+      'created  .agents/findings/f-2.md',
+      'created  .agents/planning-rules/f-1.md',
+      'created  .agents/planning-rules/f-2.md',
+      'created  .agents/pre-mortem-checks/f-1.md',
+      'created  .agents/pre-mortem-checks/f-2.md',
+    ];
+    expect(writes).toEqual([`${lines.join('\n')}\n`, 'findings compile: 7 created, 0 updated, 0 removed (0 errors, 0 warnings)\n']);
   });
 });
