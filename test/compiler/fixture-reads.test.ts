@@ -17,8 +17,8 @@ function setup(): { root: string; outside: string } {
   const repo = makeRepo({
     [`${FX}/f-a/bad.txt`]: 'eval(1)\n',
     [`${FX}/f-a/good.txt`]: 'ok\n',
-    'shared/fixtures/common.txt': 'shared\n',
-    'shared/fixtures/deeper/x.txt': 'deeper\n',
+    'common/fixtures/common.txt': 'common\n',
+    'common/fixtures/deeper/x.txt': 'deeper\n',
     notafolder: 'file\n',
   });
   const outside = tempDir('findings-outside-');
@@ -31,9 +31,9 @@ function setup(): { root: string; outside: string } {
   symlinkSync('../f-a/bad.txt', at(`${FX}/f-links/in.txt`));
   symlinkSync('nowhere.txt', at(`${FX}/f-links/dangling.txt`));
   symlinkSync(path.join(outside, 'dir'), at(`${FX}/f-outdir`));
-  symlinkSync('../../../shared/fixtures', at(`${FX}/f-indir`));
+  symlinkSync('../../../common/fixtures', at(`${FX}/f-indir`));
   // A folder inside the root whose entry leads out again.
-  symlinkSync(path.join(outside, 'dir/x.txt'), at('shared/fixtures/deeper/out.txt'));
+  symlinkSync(path.join(outside, 'dir/x.txt'), at('common/fixtures/deeper/out.txt'));
   return { root: repo.root, outside };
 }
 
@@ -54,7 +54,7 @@ describe('fixture reads through symlinks', () => {
       `${FX}/f-indir/deeper/x.txt`,
       `${FX}/f-indir/deeper/out.txt`,
       'notafolder/bad.txt',
-      'shared/fixtures/common.txt',
+      'common/fixtures/common.txt',
     ];
     const got = await readFixtures(fastWorktreeFiles(root), refs);
     const text = (t: string) => ({ kind: 'text', text: t });
@@ -70,11 +70,11 @@ describe('fixture reads through symlinks', () => {
       [`${FX}/f-links/dangling.txt`]: missing,
       [`${FX}/f-outdir/x.txt`]: refused,
       [`${FX}/f-outdir/missing.txt`]: missing,
-      [`${FX}/f-indir/common.txt`]: text('shared\n'),
+      [`${FX}/f-indir/common.txt`]: text('common\n'),
       [`${FX}/f-indir/deeper/x.txt`]: text('deeper\n'),
       [`${FX}/f-indir/deeper/out.txt`]: refused,
       'notafolder/bad.txt': missing,
-      'shared/fixtures/common.txt': text('shared\n'),
+      'common/fixtures/common.txt': text('common\n'),
     });
   });
 
