@@ -109,7 +109,8 @@ export function compile(inputs: CompileInputs): CompileResult {
         continue;
       }
       const path = artifactPath(entry.id);
-      const text = renderPromotedArtifact(entry);
+      const data = promotedFrontMatter(entry);
+      const text = renderPromotedArtifact(entry, data);
       const size = Buffer.byteLength(text);
       if (size > MAX_FRONT_MATTER_FILE_BYTES) {
         // Every later compile and validate would refuse the file (artifact/too-large).
@@ -126,7 +127,6 @@ export function compile(inputs: CompileInputs): CompileResult {
         );
         continue;
       }
-      const data = promotedFrontMatter(entry);
       const yaml = promotedYaml(text);
       outputs.set(path, text);
       findings.set(entry.id, { id: entry.id, path, data, yaml, yamlLine: 2, targets: normalizeTargets(data.compiler_targets) });

@@ -91,8 +91,8 @@ export function promotedYaml(text: string): string {
   return text.slice(text.indexOf('\n') + 1, text.indexOf('\n---', 3) + 1);
 }
 
-export function renderPromotedArtifact(e: RegistryEntry): string {
-  const fm = promotedFrontMatter(e);
+/** `fm`: the entry's promoted front matter when the caller has it already (compile keeps it as the finding's data). */
+export function renderPromotedArtifact(e: RegistryEntry, fm: ArtifactFrontMatter = promotedFrontMatter(e)): string {
   return renderTemplate(template('finding'), {
     id: yamlValue(fm.id),
     date: yamlValue(fm.date),

@@ -20,14 +20,39 @@ export function template(name: TemplateName): string {
   return t;
 }
 
+/**
+ * A template split once at its slots: literal text at even indexes, slot names at odd ones
+ * (String#split with a capturing group). A cold compile renders ~29,000 files from three templates.
+ */
+const splitTemplates = new Map<string, readonly string[]>();
+function templateParts(text: string): readonly string[] {
+  let parts = splitTemplates.get(text);
+  if (parts === undefined) {
+    parts = text.split(/\{\{([a-z_]+)\}\}/);
+    splitTemplates.set(text, parts);
+  }
+  return parts;
+}
+
 /** Fills every `{{slot}}`; a slot without a value is a bug in the caller, so it throws. Pure. */
 export function renderTemplate(text: string, slots: Readonly<Record<string, string>>): string {
-  return text.replace(/\{\{([a-z_]+)\}\}/g, (_, name: string) => {
+  const parts = templateParts(text);
+  const out = new Array<string>(parts.length);
+  for (let i = 0; i < parts.length; i += 1) {
+    if (i % 2 === 0) {
+      out[i] = parts[i]!;
+      continue;
+    }
+    const name = parts[i]!;
     const v = Object.hasOwn(slots, name) ? slots[name] : undefined;
     if (v === undefined) throw new Error(`template slot "${name}" has no value`);
-    return v;
-  });
+    // Inserted as it is (as a replace callback's result would be: no `$` patterns).
+    out[i] = v;
+  }
+  return out.join('');
 }
+
+const LINE_SEPARATORS = /[\u2028\u2029]/;
 
 /**
  * A YAML 1.2 double-quoted scalar or flow sequence. JSON is a subset of YAML 1.2, so
@@ -35,9 +60,10 @@ export function renderTemplate(text: string, slots: Readonly<Record<string, stri
  * U+2028/U+2029 are escaped too so no reader can mistake them for line breaks.
  */
 export function yamlValue(value: string | readonly string[] | number): string {
-  return JSON.stringify(value)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(value);
+  // Nearly every value has neither character: one search instead of two replaces.
+  if (!LINE_SEPARATORS.test(json)) return json;
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /** One line of Markdown body text: line breaks (any kind) become spaces, ends trimmed. */

@@ -41,12 +41,13 @@ function slots(finding: Finding): Record<string, string> {
   };
 }
 
-export function renderPlanningRule(finding: Finding): { path: string; text: string } {
-  return { path: planningRulePath(finding.id), text: renderTemplate(template('planning-rule'), slots(finding)) };
+/** `filled`: the finding's slots when the caller has them already (both rule files use the same). */
+export function renderPlanningRule(finding: Finding, filled: Record<string, string> = slots(finding)): { path: string; text: string } {
+  return { path: planningRulePath(finding.id), text: renderTemplate(template('planning-rule'), filled) };
 }
 
-export function renderPreMortemCheck(finding: Finding): { path: string; text: string } {
-  return { path: preMortemCheckPath(finding.id), text: renderTemplate(template('pre-mortem-check'), slots(finding)) };
+export function renderPreMortemCheck(finding: Finding, filled: Record<string, string> = slots(finding)): { path: string; text: string } {
+  return { path: preMortemCheckPath(finding.id), text: renderTemplate(template('pre-mortem-check'), filled) };
 }
 
 const asText = (b: Buffer | string): string => (typeof b === 'string' ? b : b.toString('utf8'));
@@ -71,9 +72,10 @@ export function ruleOutputs(finding: Finding, existing: ReadonlyMap<string, Buff
     // Equal bytes need no parse: the common case, and it keeps a 10,000-finding compile fast.
     return text === r.text || sameRuleMeaning(text, r.text) ? { path: r.path, text } : r;
   };
-  if (finding.targets.has('plan')) out.push(keep(renderPlanningRule(finding)));
+  const filled = slots(finding);
+  if (finding.targets.has('plan')) out.push(keep(renderPlanningRule(finding, filled)));
   if (finding.targets.has('pre-mortem')) {
-    const r = renderPreMortemCheck(finding);
+    const r = renderPreMortemCheck(finding, filled);
     const theirs = existing.get(upstreamPreMortemCheckPath(finding.id));
     const covered = !existing.has(r.path) && theirs !== undefined && sameRuleMeaning(asText(theirs), r.text);
     if (!covered) out.push(keep(r));

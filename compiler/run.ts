@@ -5,11 +5,12 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
+import type { WriteOps } from '../src/fs/atomic.js';
 import { withLock } from '../src/fs/lock.js';
 import { gitDir } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
-import { outputFolderProblem, pool, removeOutput, sweepTempFiles, writeOutput } from './emit.js';
+import { outputFolderProblem, sweepTempFiles, writeChanges } from './emit.js';
 import { fastWorktreeFiles } from './fast-files.js';
 import { listRawInputs, readFixtures, readPaths, readRawInputs, type RawInputs } from './raw-inputs.js';
 import { fixturesKey, inputsKey, openResultMemo, pathsKey, SETTLED_MS, sameStamps, stampsOf, type StoredResult } from './result-memo.js';
@@ -25,8 +26,11 @@ export interface CompileRun {
 
 const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed' } as const;
 
-/** Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead. */
-export async function runCompile(root: string, options: { check: boolean; settledMs?: number }): Promise<CompileRun> {
+/**
+ * Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead.
+ * `writeOps` replaces the writers' system calls (tests count and break them, src/fs/atomic.ts).
+ */
+export async function runCompile(root: string, options: { check: boolean; settledMs?: number; writeOps?: WriteOps }): Promise<CompileRun> {
   // How long before this run a file must have last changed for its stamp to count (tests shorten it).
   const settledMs = options.settledMs ?? SETTLED_MS;
   const once = async (): Promise<CompileRun> => {
@@ -100,15 +104,8 @@ export async function runCompile(root: string, options: { check: boolean; settle
         changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })),
         compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
       };
-    // The index goes last: the gate reads it, and everything it points at is then in place.
-    const madeFolders = new Set<string>();
-    await pool(
-      drift.filter((d) => d.path !== Layout.constraintIndex),
-      16,
-      async (d) =>
-        d.kind === 'orphaned' ? removeOutput(root, d.path) : writeOutput(root, d.path, result.outputs.get(d.path)!, madeFolders),
-    );
-    for (const d of drift.filter((x) => x.path === Layout.constraintIndex)) await writeOutput(root, d.path, result.outputs.get(d.path)!);
+    // The index goes last (writeChanges): the gate reads it, and everything it points at is then in place.
+    writeChanges(root, drift, result.outputs, options.writeOps);
     return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
   };
   if (options.check) return once();

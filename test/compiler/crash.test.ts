@@ -1,13 +1,15 @@
 /**
  * Crash safety: the real `findings compile` killed with SIGKILL at random moments (60 times)
- * never leaves a half-written output or a corrupt index.json, and the next compile repairs
- * everything (then `--check` is clean). Needs a fresh build (spawns bin/findings.js).
+ * never leaves a half-written output or a corrupt index.json, a rule folder that a cold compile
+ * creates appears whole or not at all, and the next compile repairs everything (then `--check` is
+ * clean, and no temp file or temp folder is left). Needs a fresh build (spawns bin/findings.js).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConstraintIndex } from '../../src/constraints/index-file.js';
+import { TEMP_FOLDER } from '../../src/fs/new-folder.js';
 import { BIN, GIT_ENV, makeRepo, runFindings } from '../helpers/repo.js';
 import { seededRandom } from '../helpers/seed.js';
 
@@ -69,6 +71,15 @@ function assertNoHalfFiles(root: string, expected: Map<string, string>, seed: nu
   }
 }
 
+/** A rule folder a cold compile creates holds every one of its `n` files, or does not exist. */
+function assertWholeOrAbsent(root: string, n: number, seed: number): void {
+  for (const dir of ['.agents/planning-rules', '.agents/pre-mortem-checks']) {
+    const abs = path.join(root, dir);
+    if (!existsSync(abs)) continue;
+    expect(readdirSync(abs).filter((name) => name.endsWith('.md')).length, `${dir} (seed ${seed})`).toBe(n);
+  }
+}
+
 describe('crash safety', () => {
   it('SIGKILL at random moments never leaves a half-written file; the next compile repairs everything', async () => {
     // The reference result: compile a copy once, undisturbed.
@@ -85,6 +96,8 @@ describe('crash safety', () => {
     for (let k = 0; k < 60; k += 1) {
       await killAfter(repo.root, 40 + Math.floor(random() * 400));
       assertNoHalfFiles(repo.root, expected, seed);
+      // Until the inputs first change, a rule folder is published whole by one rename (src/fs/new-folder.ts).
+      if (k <= 5) assertWholeOrAbsent(repo.root, N, seed);
       // Now and then, change the input so kills also land in "updated" and "removed" work.
       if (k % 10 === 5) repo.write('.agents/findings/registry.jsonl', Array.from({ length: N - (k % 3) }, (_, i) => line(i)).join(''));
     }
@@ -97,5 +110,6 @@ describe('crash safety', () => {
     for (const dir of ['.agents/findings', '.agents/planning-rules', '.agents/pre-mortem-checks']) {
       expect(readdirSync(path.join(repo.root, dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     }
+    expect(readdirSync(path.join(repo.root, '.agents')).filter((n) => TEMP_FOLDER.test(n))).toEqual([]);
   }, 120_000);
 });
