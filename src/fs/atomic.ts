@@ -96,25 +96,29 @@ export interface AtomicOptions {
   mkdir?: boolean;
 }
 
-/** Writes `data` to `abs` atomically (see the module comment). Synchronous: one file, a few system calls. */
-export function writeFileAtomicallySync(abs: string, data: string | Buffer, options: AtomicOptions = {}): void {
-  const ops = options.ops ?? nodeWriteOps;
-  const durable = options.durable ?? true;
-  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  if (options.mkdir ?? true) mkdirSync(path.dirname(abs), { recursive: true });
-  const tmp = tempPathFor(abs);
+/** `error` as the writers report it: a disk that could not take the bytes is a WriteFailedError naming `display` (exit 2). */
+export function asWriteFailure(error: unknown, display: string): unknown {
+  const code = errorCode(error);
+  return code !== undefined && DISK_ERRORS.has(code) && !(error instanceof WriteFailedError) ? new WriteFailedError(display, code) : error;
+}
+
+/**
+ * Creates `file` (exclusively, through `ops.open`) holding every byte of `data`, its size checked
+ * against the file system's own count, fsynced when `durable`, and closed; closed on failure too,
+ * the error as `asWriteFailure` gives it. Removing what a failure leaves is the caller's.
+ */
+export function writeWholeFile(file: string, data: Buffer, ops: WriteOps, options: { display: string; durable: boolean }): void {
   let fd: number | null = null;
   try {
-    fd = ops.open(tmp);
-    writeAll(fd, buffer, ops);
-    // The file system's own count must match: a torn temp file is never renamed over the target.
+    fd = ops.open(file);
+    writeAll(fd, data, ops);
+    // The file system's own count must match: a torn file is never renamed or published.
     const size = ops.size(fd);
-    if (size !== buffer.length) throw Object.assign(new Error(`wrote ${size} of ${buffer.length} bytes`), { code: 'EIO' });
-    if (durable) ops.fsync(fd);
+    if (size !== data.length) throw Object.assign(new Error(`wrote ${size} of ${data.length} bytes`), { code: 'EIO' });
+    if (options.durable) ops.fsync(fd);
     const closing = fd;
     fd = null;
     ops.close(closing);
-    ops.rename(tmp, abs);
   } catch (error) {
     if (fd !== null) {
       try {
@@ -123,14 +127,28 @@ export function writeFileAtomicallySync(abs: string, data: string | Buffer, opti
         // already failing
       }
     }
+    throw asWriteFailure(error, options.display);
+  }
+}
+
+/** Writes `data` to `abs` atomically (see the module comment). Synchronous: one file, a few system calls. */
+export function writeFileAtomicallySync(abs: string, data: string | Buffer, options: AtomicOptions = {}): void {
+  const ops = options.ops ?? nodeWriteOps;
+  const durable = options.durable ?? true;
+  const display = options.display ?? abs;
+  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  if (options.mkdir ?? true) mkdirSync(path.dirname(abs), { recursive: true });
+  const tmp = tempPathFor(abs);
+  try {
+    writeWholeFile(tmp, buffer, ops, { display, durable });
+    ops.rename(tmp, abs);
+  } catch (error) {
     try {
       ops.unlink(tmp);
     } catch {
       // never created, or already gone
     }
-    const code = errorCode(error);
-    if (code !== undefined && DISK_ERRORS.has(code)) throw new WriteFailedError(options.display ?? abs, code);
-    throw error;
+    throw asWriteFailure(error, display);
   }
   if (durable) ops.fsyncDir(path.dirname(abs));
 }

@@ -15,14 +15,11 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { errorCode, nodeWriteOps, WriteFailedError, writeAll, type WriteOps } from './atomic.js';
+import { asWriteFailure, errorCode, nodeWriteOps, writeWholeFile, type WriteOps } from './atomic.js';
 import { onExitCleanup } from './exit-cleanup.js';
 
 /** Temp folders of this writer: `.<name>.findings-<pid>-<n>.tmpdir`, beside the target. */
 export const TEMP_FOLDER = /^\..+\.findings-\d+-\d+\.tmpdir$/;
-
-/** Same as the atomic writer's: the disk could not take the bytes (exit 2, naming the file). */
-const DISK_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG']);
 
 let counter = 0;
 
@@ -62,48 +59,26 @@ export function writeNewFolderSync(
   try {
     const base = tmp + path.sep;
     const shown = options.display ?? abs;
-    for (const [name, data] of list) writeNewFile(base + name, data, ops, `${shown}/${name}`);
+    for (const [name, data] of list) {
+      // Not durable: compiled files the next compile regenerates (see above).
+      writeWholeFile(base + name, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, ops, {
+        display: `${shown}/${name}`,
+        durable: false,
+      });
+    }
     try {
       ops.rename(tmp, abs);
     } catch (error) {
       const code = errorCode(error);
       // Someone made the folder, with files, after the caller looked: theirs stays as it is.
       if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
-      if (code !== undefined && DISK_ERRORS.has(code)) throw new WriteFailedError(options.display ?? abs, code);
-      throw error;
+      throw asWriteFailure(error, options.display ?? abs);
     }
     published = true;
     return true;
   } finally {
     unregister();
     if (!published) remove();
-  }
-}
-
-/** One new file in the temp folder: created exclusively, every byte written, the size checked. */
-function writeNewFile(file: string, data: string | Buffer, ops: WriteOps, display: string): void {
-  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  let fd: number | null = null;
-  try {
-    fd = ops.open(file);
-    writeAll(fd, buffer, ops);
-    // The file system's own count must match: a torn file is never published.
-    const size = ops.size(fd);
-    if (size !== buffer.length) throw Object.assign(new Error(`wrote ${size} of ${buffer.length} bytes`), { code: 'EIO' });
-    const closing = fd;
-    fd = null;
-    ops.close(closing);
-  } catch (error) {
-    if (fd !== null) {
-      try {
-        ops.close(fd);
-      } catch {
-        // already failing
-      }
-    }
-    const code = errorCode(error);
-    if (code !== undefined && DISK_ERRORS.has(code)) throw new WriteFailedError(display, code);
-    throw error;
   }
 }
 
