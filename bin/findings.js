@@ -15,7 +15,8 @@ function nodeMayCacheCode() {
 }
 
 const argv = process.argv.slice(2);
-const dist = (name) => path.join(__dirname, '..', 'dist', name);
+const DIST = path.join(__dirname, '..', 'dist');
+const dist = (name) => path.join(DIST, name);
 
 /**
  * The commit hooks run on every commit, so they take a fast path: one bundled file without
@@ -32,7 +33,7 @@ async function fastHook() {
   const started = startCommitHook(argv, process.env, process.cwd());
   linearRegexFallback();
   // With the code V8 compiled for it at build, when that still fits (hooks/bundle-loader.ts).
-  return loadHookBundle(path.join(__dirname, '..', 'dist')).exports.main(argv, started);
+  return loadHookBundle(DIST).exports.main(argv, started);
 }
 
 /**

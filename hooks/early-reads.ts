@@ -2,7 +2,8 @@
  * The reads every staged check starts with — the staged diff, and the constraint index and config
  * as staged and at HEAD — started before anything else is known (docs/hooks.md "Speed"): by the
  * launcher before it loads the hook's code, or by the CLI while it probes for the root, so git
- * works while node compiles. Imports nothing but the git runner, so loading it costs nothing.
+ * works while node compiles. Imports only the git runner and the readers of git's own files
+ * (hooks/local-meta.ts), which load no builtin the launcher does not already have.
  */
 import { git, parseCatFileObjects, runGit, type BatchObject } from '../src/git/core.js';
 import type { LocalRepository } from '../src/git/local-repository.js';
@@ -35,7 +36,8 @@ export interface EarlyReads {
  * file as added: the same as naming HEAD's commit or the empty tree, as collect does once it
  * knows HEAD. `:<path>` and `HEAD:<path>` name paths from the top level wherever git runs.
  * In an ordinary repository at `cwd` (`local`), the repository's files answer instead of the
- * cat-file once the diff is in, where they can (hooks/local-meta.ts): one git process, not two.
+ * cat-file where they can, read while git computes the diff (hooks/local-meta.ts): one git
+ * process, not two.
  */
 export function startStagedReads(cwd: string, local: LocalRepository | null = null, env: NodeJS.ProcessEnv = process.env): EarlyReads {
   const diff = runGit(cwd, ['diff', '--cached', ...RAW_DIFF]).then(

@@ -1,22 +1,21 @@
 /**
  * The early reads' answers from the repository's files instead of a `git cat-file` process
- * (docs/hooks.md "Speed"), once the staged diff is in: the constraint index and config as staged
- * (the index file names their blobs: src/git/git-index.ts), the constraint index at HEAD (the
- * diff names its blob when the commit changes it; otherwise it is the staged one) and HEAD's
- * commit (src/git/local-head.ts). A blob counts only when its bytes hash to its name, as every
- * staged blob read from disk (src/git/local-blobs.ts). Null whenever one answer is not certain:
- * the caller then asks git for all of them, as before.
+ * (docs/hooks.md "Speed"): HEAD's commit (src/git/local-head.ts) and the constraint index and
+ * config as staged (the index file names their blobs: src/git/git-index.ts), read while git
+ * computes the staged diff; then the constraint index at HEAD, once the diff is in (it names that
+ * blob when the commit changes it; otherwise it is the staged one). A blob counts only when its
+ * bytes hash to its name, as every staged blob read from disk (src/git/local-blobs.ts). Null
+ * whenever one answer is not certain: the caller then asks git for all of them, as before.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseRawDiff, type BatchObject, type RawChange } from '../src/git/core.js';
 import { readIndexEntries, type IndexEntry } from '../src/git/git-index.js';
-import { readLooseBlob, readWorktreeBlob } from '../src/git/local-blobs.js';
+import { readLocalBlob } from '../src/git/local-blobs.js';
 import { localHead } from '../src/git/local-head.js';
 import type { LocalRepository } from '../src/git/local-repository.js';
 import { Layout } from '../src/layout.js';
 
-const REGULAR_MODES = new Set(['100644', '100755']);
 const NO_DATA = Buffer.alloc(0);
 
 /**
@@ -78,9 +77,7 @@ export function stagedFromFiles(local: LocalRepository, env: NodeJS.ProcessEnv):
   const read = (file: string, entry: IndexEntry | null | undefined): BatchObject | null | undefined => {
     if (entry === null || entry === undefined) return null;
     if (entry.mode === '160000') return undefined; // a submodule's commit, not a blob
-    const data =
-      (REGULAR_MODES.has(entry.mode) ? readWorktreeBlob(path.join(local.topLevel, file), entry.sha) : null) ??
-      readLooseBlob(objects, entry.sha);
+    const data = readLocalBlob(local.topLevel, objects, { path: file, mode: entry.mode, sha: entry.sha });
     return data === null ? undefined : { id: entry.sha, data };
   };
   const stagedIndexEntry = staged.get(Layout.constraintIndex);

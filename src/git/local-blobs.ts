@@ -92,17 +92,22 @@ export interface StagedBlob {
 const REGULAR_MODES = new Set(['100644', '100755']);
 
 /**
- * The blobs of `entries` found on disk, by name: from the working tree under `root` (regular
- * files only: a symlink's blob is its link text), else from the loose objects in `objectsDir`.
- * Names missing from the result must be read from git.
+ * The blob of `entry` found on disk: from the working tree under `root` (regular files only: a
+ * symlink's blob is its link text), else from the loose objects in `objectsDir`; null when it
+ * must be read from git.
  */
+export function readLocalBlob(root: string, objectsDir: string, entry: StagedBlob): Buffer | null {
+  // git's paths are already normal and `/`-separated: joining by hand spares a normalize per file.
+  const abs = root.endsWith('/') ? `${root}${entry.path}` : `${root}/${entry.path}`;
+  return (REGULAR_MODES.has(entry.mode) ? readWorktreeBlob(abs, entry.sha) : null) ?? readLooseBlob(objectsDir, entry.sha);
+}
+
+/** The blobs of `entries` found on disk (readLocalBlob), by name. Names missing from the result must be read from git. */
 export function readLocalBlobs(root: string, objectsDir: string, entries: readonly StagedBlob[]): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
-  // git's paths are already normal and `/`-separated: joining by hand spares a normalize per file.
-  const base = root.endsWith('/') ? root : `${root}/`;
   for (const e of entries) {
     if (found.has(e.sha)) continue;
-    const data = (REGULAR_MODES.has(e.mode) ? readWorktreeBlob(`${base}${e.path}`, e.sha) : null) ?? readLooseBlob(objectsDir, e.sha);
+    const data = readLocalBlob(root, objectsDir, e);
     if (data !== null) found.set(e.sha, data);
   }
   return found;
