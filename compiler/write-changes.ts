@@ -2,29 +2,30 @@
  * A compile's writes (every folder already vetted by the caller: compiler/emit.ts
  * outputFolderProblem): folder by folder, and the constraint index last, because the gate reads
  * it and everything it points at must then be in place. A large compile writes on two threads
- * (docs/compiler.md "Speed"). Creating ~29,000 files is
- * mostly the kernel's work, done while the writing thread waits; on a cold compile of 10,000
- * findings it was a third of the run. So the new rule folders, each published whole with one
- * rename (src/fs/new-folder.ts), go to a worker thread (compiler/write-worker.ts), while this
- * thread saves the parse memo and writes the folders that exist file by file. Nothing else
- * changes: each folder is written by one thread with the same writers (compiler/emit.ts
- * writeFolder), the constraint index is written last and only after both threads are done, and
- * the lock is held until then.
+ * (docs/compiler.md "Speed"; ADR 0015). Creating ~29,000 files is mostly the kernel's work, done
+ * while the writing thread waits; on a cold compile of 10,000 findings it was a third of the
+ * run. So the new rule folders, each published whole with one rename (src/fs/new-folder.ts), go
+ * to a worker thread (compiler/write-worker.ts), while this thread saves the parse memo and
+ * writes the other folders. Each folder is written by one thread with the same writers
+ * (compiler/emit.ts writeFolder), the constraint index is written last and only after the
+ * worker has replied or its thread has ended, and the lock is held until then.
  *
- * What can go wrong on the worker's side ends the same way as on this one:
+ * What can go wrong on the worker's side:
  * - a write that fails (a full disk) fails the compile with the same error, and the index is not
- *   written; when both threads fail, the error of the folder first in order is the one reported;
+ *   written; when both threads fail, the error of the folder first in order is reported (which
+ *   thread meets a full disk first is a matter of timing); a failure here stops the worker;
  * - a folder that someone else made meanwhile is written file by file here, as writeFolder does;
  * - a worker that cannot start or stops early (no reply) leaves at most a temp folder, which is
- *   swept, and its folders are then written here.
- * A signal while this thread waits removes the worker's temp folders (src/fs/exit-cleanup.ts), as
- * the writer itself does on this thread.
+ *   swept once its thread has ended, and its folders are then written here.
+ * A signal while this thread waits leaves the worker's temp folders to the next compile's sweep,
+ * as a SIGKILL does: removing one while the worker may be renaming it could publish it half
+ * empty. The process, the worker with it, ends with the signal; a rename is atomic, so each new
+ * folder is absent or whole.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WriteFailedError, type WriteOps } from '../src/fs/atomic.js';
-import { onExitCleanup } from '../src/fs/exit-cleanup.js';
 import { sweepTempFolders, writeNewFolderSync } from '../src/fs/new-folder.js';
 import { os, workerThreads } from '../src/lazy-builtins.js';
 import { Layout } from '../src/layout.js';
@@ -196,8 +197,12 @@ export function startWriterThread(url: URL = defaultWorkerUrl()): WriterThread {
     settle(reply);
     void worker.terminate();
   });
-  worker.once('error', (error) => settle({ kind: 'lost', why: String(error) }));
-  worker.once('exit', (code) => settle({ kind: 'lost', why: `exit ${code}` }));
+  // Settled on its exit, not its error: only then has the thread stopped writing.
+  let why = '';
+  worker.once('error', (error) => {
+    why = String(error);
+  });
+  worker.once('exit', (code) => settle({ kind: 'lost', why: why || `exit ${code}` }));
   return {
     run(data) {
       worker.ref();
@@ -233,6 +238,15 @@ function coreFree(): boolean {
   return cores >= 2 && os().loadavg()[0]! < cores;
 }
 
+/** Saves the memo when the writes failed before it was saved: only speed is at stake, so its own failure is not reported. */
+function saveQuietly(save: (() => void) | undefined): void {
+  try {
+    save?.();
+  } catch {
+    // the next compile parses again
+  }
+}
+
 /**
  * Writes a compile's changes, the new folders of a large compile published by a worker thread
  * meanwhile (see the module comment). Returns how many folders the worker published.
@@ -260,29 +274,36 @@ export async function writeChanges(
     return { workerFolders: 0 };
   }
   const theirs = share.map((i) => folders[i]!);
-  for (const f of theirs) makeParent(root, f.dir);
   const parents = [...new Set(theirs.map((f) => path.dirname(path.join(root, f.dir))))];
-  // Under compile.lock every temp folder there is this run's or a killed run's: a signal sweeps them all.
-  const stopSweep = onExitCleanup(() => {
-    for (const p of parents) sweepTempFolders(p);
-  });
   const thread = options.thread ?? startWriterThread(options.workerUrl);
-  const worker = thread.run(encodeJobs(root, theirs, outputs));
+  let memoSaved = false;
   let failure: { at: number; error: unknown } | null = null;
-  let at = -1;
+  let outcome: Outcome;
   try {
-    options.alongside?.();
-    for (at = 0; at < folders.length; at += 1) {
-      if (!share.includes(at)) writeFolder(root, folders[at]!, outputs, madeFolders);
+    for (const f of theirs) makeParent(root, f.dir);
+    const worker = thread.run(encodeJobs(root, theirs, outputs));
+    let at = -1;
+    try {
+      memoSaved = true;
+      options.alongside?.();
+      for (at = 0; at < folders.length; at += 1) {
+        if (!share.includes(at)) writeFolder(root, folders[at]!, outputs, madeFolders);
+      }
+    } catch (error) {
+      failure = { at, error };
+      // Nothing more is written after a failure: the worker is stopped, and a folder it was
+      // publishing stays absent (its temp folder is swept below) or whole (a rename is atomic).
+      thread.release();
     }
-  } catch (error) {
-    failure = { at, error };
+    // Resolves only once the worker has replied or its thread has ended: nothing writes after this.
+    outcome = await worker;
+  } finally {
+    thread.release();
+    if (!memoSaved) saveQuietly(options.alongside);
   }
-  const outcome = await worker;
-  stopSweep();
   let publishedThere = 0;
   if (outcome.kind === 'lost') {
-    // What it left is a temp folder at most; its folders are then written here.
+    // Its thread has ended; what it left is a temp folder at most. Its folders are then written here.
     for (const p of parents) sweepTempFolders(p);
   } else {
     publishedThere = outcome.published.filter(Boolean).length;

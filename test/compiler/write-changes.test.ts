@@ -6,10 +6,11 @@
  * until a signal.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Drift } from '../../compiler/diff.js';
+import { sweepTempFiles } from '../../compiler/emit.js';
 import { runCompile } from '../../compiler/run.js';
 import { writeChanges, workerShare } from '../../compiler/write-changes.js';
 import { WriteFailedError } from '../../src/fs/atomic.js';
@@ -152,7 +153,7 @@ describe('writing on two threads', () => {
     expect(readFileSync(path.join(root, '.agents/findings/f-1.md'), 'utf8')).toBe('artifact f-1\n');
   });
 
-  it('when both threads fail, the error of the folder first in order is reported', async () => {
+  it('when both threads fail, one of their errors is reported, and the index is not written', async () => {
     for (const findingsFirst of [true, false]) {
       const root = tempDir();
       const { drift, outputs } = changes(root);
@@ -163,26 +164,85 @@ describe('writing on two threads', () => {
       const error = await writeChanges(root, order, outputs, { parallelFrom: 1, workerUrl: workerAt('replies-failed.mjs') }).catch(
         (e: unknown) => e,
       );
-      if (findingsFirst) expect((error as { code?: string }).code).toBe('EISDIR');
-      else expect((error as WriteFailedError).file).toBe('.agents/planning-rules/f-1.md');
+      // Which thread meets its failure first is a matter of timing; either error names its file.
+      if (error instanceof WriteFailedError) expect(error.file).toBe('.agents/planning-rules/f-1.md');
+      else expect((error as { code?: string }).code).toBe('EISDIR');
       expect(existsSync(path.join(root, '.agents/constraints/index.json'))).toBe(false);
     }
   });
 
-  it("a signal while the worker writes removes the worker's temp folder", async () => {
+  it("a failure here stops the worker: the write ends at once, and the worker's temp folder is swept", async () => {
     const root = tempDir();
-    mkdirSync(path.join(root, '.agents'));
-    const child = spawn(process.execPath, [path.join(WORKERS, 'run-write.mjs'), root], { stdio: 'ignore' });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const marker = path.join(root, '.agents/worker-started');
-    for (let i = 0; i < 600 && !existsSync(marker); i += 1) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(marker)).toBe(true);
-    expect(tempFolders(path.join(root, '.agents'))).toHaveLength(1);
-    child.kill('SIGINT');
-    expect(await exited).toEqual({ code: null, signal: 'SIGINT' });
+    const { drift, outputs } = changes(root);
+    mkdirSync(path.join(root, '.agents/findings/f-1.md'));
+    // hangs.mjs never replies: without the stop, this write would wait for ever.
+    const error = await writeChanges(root, drift, outputs, { parallelFrom: 1, workerUrl: workerAt('hangs.mjs') }).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('EISDIR');
     expect(tempFolders(path.join(root, '.agents'))).toEqual([]);
-    expect(existsSync(path.join(root, '.agents/planning-rules'))).toBe(false);
+    expect(existsSync(path.join(root, '.agents/constraints/index.json'))).toBe(false);
+  });
+
+  it('the parse memo is still saved when the writes fail before it', async () => {
+    const root = tempDir();
+    const { drift, outputs } = changes(root);
+    // The rule folders' parent cannot be made: `.agents/planning-rules`'s parent is a file here.
+    const blocked = drift.map((d) => ({ ...d, path: d.path.replace('.agents/planning-rules/', '.agents/findings/f-1.md/rules/') }));
+    const moved = new Map([...outputs].map(([p, t]) => [p.replace('.agents/planning-rules/', '.agents/findings/f-1.md/rules/'), t]));
+    writeFileSync(path.join(root, '.agents/findings/f-1.md'), 'a file\n');
+    let saved = 0;
+    const error = await writeChanges(root, blocked, moved, { parallelFrom: 1, alongside: () => (saved += 1) }).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toMatch(/^(ENOTDIR|EEXIST)$/);
+    expect(saved).toBe(1);
+  });
+});
+
+/** Runs run-write.mjs over a new folder of `files` files, and sends SIGINT once `ready(agents)` holds. */
+async function interrupted(files: number, worker: string | undefined, ready: (agents: string) => boolean): Promise<string> {
+  const root = tempDir();
+  const agents = path.join(root, '.agents');
+  mkdirSync(agents);
+  const args = [path.join(WORKERS, 'run-write.mjs'), root, String(files), ...(worker ? [worker] : [])];
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let done = false;
+  void exited.then(() => (done = true));
+  while (!done && !ready(agents)) await new Promise((r) => setTimeout(r, 2));
+  child.kill('SIGINT');
+  const end = await exited;
+  // Either the signal ended it, or it had finished just before.
+  expect(end.signal === 'SIGINT' || end.code === 0).toBe(true);
+  return root;
+}
+
+/** How many files the temp folder being filled holds now (0 when there is none yet). */
+function filling(agents: string): number {
+  try {
+    const tmp = readdirSync(agents).find((n) => TEMP_FOLDER.test(n));
+    return tmp === undefined ? 0 : readdirSync(path.join(agents, tmp)).length;
+  } catch {
+    return 0;
+  }
+}
+
+describe('a signal while the worker writes', () => {
+  it("leaves the worker's temp folder to the next compile's sweep, and no folder", async () => {
+    const root = await interrupted(1, 'hangs.mjs', (agents) => existsSync(path.join(agents, 'worker-started')));
+    const agents = path.join(root, '.agents');
+    expect(tempFolders(agents)).toHaveLength(1);
+    expect(existsSync(path.join(agents, 'planning-rules'))).toBe(false);
+    sweepTempFiles(root);
+    expect(tempFolders(agents)).toEqual([]);
+  });
+
+  it('leaves each new folder absent or whole, never part-filled (real worker, 3,000 files, three times)', async () => {
+    for (let run = 0; run < 3; run += 1) {
+      const root = await interrupted(3000, undefined, (agents) => filling(agents) >= 2100);
+      const folder = path.join(root, '.agents/planning-rules');
+      const count = existsSync(folder) ? readdirSync(folder).length : 0;
+      expect([0, 3000]).toContain(count);
+      expect(existsSync(path.join(root, '.agents/constraints/index.json'))).toBe(count === 3000);
+    }
   });
 });
