@@ -20,11 +20,18 @@ import { canonicalEntries, carryLifecycle, promotedFrontMatter, promotedYaml, re
 import { qualify, type FixtureSource } from './qualify.js';
 import { ruleOutputs, upstreamChecksKept } from './rules.js';
 
-/** A memo of front-matter parses by file text (parsing is pure, so a hit is the same answer). */
+/**
+ * A memo of front-matter parses by file text (parsing is pure, so a hit is the same answer).
+ * `set` may be given data with a prototype (the compiler's own promoted front matter, which it
+ * never changes afterwards); `get` always answers as a parse does, its data without one.
+ */
 export interface ParseCache {
   get(bytes: Buffer | string, file: string): FrontMatterResult | undefined;
-  set(bytes: Buffer | string, file: string, result: FrontMatterResult): void;
+  set(bytes: Buffer | string, file: string, result: MemoResult): void;
 }
+
+/** What a memo is given: a parse's result, or the compiler's own front matter for a text it rendered. */
+export type MemoResult = FrontMatterResult | { readonly ok: true; readonly data: object; readonly yamlLine: number; readonly yaml: string };
 
 export interface CompileInputs {
   /** Valid registry lines and the reader's warnings (fail-open). */
@@ -131,13 +138,9 @@ export function compile(inputs: CompileInputs): CompileResult {
       outputs.set(path, text);
       findings.set(entry.id, { id: entry.id, path, data, yaml, yamlLine: 2, targets: normalizeTargets(data.compiler_targets) });
       // Seeds the memo: the rendered text parses to exactly this data (a test holds the
-      // renderer to it), so the next compile need not parse 10,000 fresh artifacts.
-      inputs.parseCache?.set(text, path, {
-        ok: true,
-        data: Object.assign(Object.create(null) as Record<string, unknown>, data),
-        yamlLine: 2,
-        yaml,
-      });
+      // renderer to it), so the next compile need not parse 10,000 fresh artifacts. The memo
+      // gives it back with no prototype, as a parse does (ParseCache), only if it is asked.
+      inputs.parseCache?.set(text, path, { ok: true, data, yamlLine: 2, yaml });
       continue;
     }
     if (target === undefined || (entry.status !== 'retired' && entry.status !== 'superseded')) continue;

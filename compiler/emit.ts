@@ -45,14 +45,15 @@ export function writeOutput(root: string, file: string, data: string, madeFolder
   writeFileAtomicallySync(abs, data, { durable: file === Layout.constraintIndex, display: file, mkdir: false, ...(ops ? { ops } : {}) });
 }
 
-/**
- * Writes a compile's changes (every folder already vetted by the caller: outputFolderProblem),
- * folder by folder in the order given, and the constraint index last: the gate reads it, and
- * everything it points at is then in place. A folder that does not exist and gets only new files
- * is published whole (see the module comment); any other folder is written file by file, and
- * so is a new folder that someone else made in the meantime.
- */
-export function writeChanges(root: string, drift: readonly Drift[], outputs: ReadonlyMap<string, string>, ops?: WriteOps): void {
+/** The changes to one output folder; `whole`: it does not exist and gets only new files, so it is published whole. */
+export interface FolderChanges {
+  readonly dir: string;
+  readonly changes: readonly Drift[];
+  readonly whole: boolean;
+}
+
+/** A compile's changes grouped by folder, in the order given, and the constraint index's apart (it is written last). */
+export function planChanges(root: string, drift: readonly Drift[]): { folders: FolderChanges[]; index: Drift | undefined } {
   const byFolder = new Map<string, Drift[]>();
   let index: Drift | undefined;
   for (const d of drift) {
@@ -65,19 +66,39 @@ export function writeChanges(root: string, drift: readonly Drift[], outputs: Rea
     if (list === undefined) byFolder.set(dir, [d]);
     else list.push(d);
   }
-  const madeFolders = new Set<string>();
-  for (const [dir, changes] of byFolder) {
-    if (changes.every((d) => d.kind === 'missing') && !exists(path.join(root, dir))) {
-      mkdirSync(path.join(root, path.posix.dirname(dir)), { recursive: true });
-      const files = changes.map((d) => [path.posix.basename(d.path), outputs.get(d.path)!] as const);
-      if (writeNewFolderSync(path.join(root, dir), files, { display: dir, ...(ops ? { ops } : {}) })) continue;
-    }
-    for (const d of changes) {
-      if (d.kind === 'orphaned') removeOutput(root, d.path);
-      else writeOutput(root, d.path, outputs.get(d.path)!, madeFolders, ops);
-    }
+  const folders = [...byFolder].map(([dir, changes]) => ({
+    dir,
+    changes,
+    whole: changes.every((d) => d.kind === 'missing') && !exists(path.join(root, dir)),
+  }));
+  return { folders, index };
+}
+
+/**
+ * Writes one folder's changes: published whole when it is new (see the module comment), else file
+ * by file, and so is a new folder that someone else made in the meantime.
+ */
+export function writeFolder(
+  root: string,
+  folder: FolderChanges,
+  outputs: ReadonlyMap<string, string>,
+  madeFolders: Set<string>,
+  ops?: WriteOps,
+): void {
+  if (folder.whole) {
+    makeParent(root, folder.dir);
+    const files = folder.changes.map((d) => [path.posix.basename(d.path), outputs.get(d.path)!] as const);
+    if (writeNewFolderSync(path.join(root, folder.dir), files, { display: folder.dir, ...(ops ? { ops } : {}) })) return;
   }
-  if (index !== undefined) writeOutput(root, index.path, outputs.get(index.path)!, madeFolders, ops);
+  for (const d of folder.changes) {
+    if (d.kind === 'orphaned') removeOutput(root, d.path);
+    else writeOutput(root, d.path, outputs.get(d.path)!, madeFolders, ops);
+  }
+}
+
+/** Makes the parent of a folder that is published whole (the publish's temp folder goes beside it). */
+export function makeParent(root: string, dir: string): void {
+  mkdirSync(path.join(root, path.posix.dirname(dir)), { recursive: true });
 }
 
 /** Whether anything (a symlink included) is at `abs`; any error but "not there" counts as something. */

@@ -14,21 +14,35 @@ import path from 'node:path';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { decodeText, type FrontMatterData, type FrontMatterResult } from '../src/frontmatter.js';
 import { VERSION } from '../src/version.js';
-import type { ParseCache } from './compile.js';
+import type { MemoResult, ParseCache } from './compile.js';
 import { sweepFolder, writeFast } from './emit.js';
 
 const FORMAT = 2;
 
 /** `yamlLength`: the YAML text is the line after the opening fence onwards, this many characters. */
-type Stored = { ok: true; data: FrontMatterData; yamlLength: number } | { ok: false; diagnostics: Diagnostic[] };
+type Stored = { ok: true; data: object; yamlLength: number } | { ok: false; diagnostics: Diagnostic[] };
 
 const keyOf = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('base64url');
 
 /** An in-memory memo (one process). */
 export function memoryParseCache(): ParseCache {
-  const m = new Map<string, FrontMatterResult>();
+  const m = new Map<string, MemoResult>();
   const k = (b: Buffer | string): string => (typeof b === 'string' ? `s${b}` : `b${b.toString('latin1')}`);
-  return { get: (bytes) => m.get(k(bytes)), set: (bytes, _file, r) => void m.set(k(bytes), r) };
+  return { get: (bytes) => asParsed(m, k(bytes)), set: (bytes, _file, r) => void m.set(k(bytes), r) };
+}
+
+/**
+ * The memo's entry for `key` as a parse gives it: data without a prototype. Data set with one
+ * (ParseCache) is copied on its first hit, not when set: a cold compile sets 10,000 and asks for none.
+ */
+function asParsed(memo: Map<string, MemoResult>, key: string): FrontMatterResult | undefined {
+  const r = memo.get(key);
+  if (r === undefined || !r.ok) return r;
+  // Data without a prototype came from a parse, or was copied here before: it is a parse's answer.
+  if (Object.getPrototypeOf(r.data) === null) return r as FrontMatterResult;
+  const parsed: FrontMatterResult = { ...r, data: Object.assign(Object.create(null) as FrontMatterData, r.data) };
+  memo.set(key, parsed);
+  return parsed;
 }
 
 export interface PersistentParseCache extends ParseCache {
@@ -50,12 +64,12 @@ export function openParseCache(dir: string | null): PersistentParseCache | null 
     // missing or unreadable: start empty (it is only a memo)
   }
   const used = new Map<string, Stored>();
-  const memo = new Map<string, FrontMatterResult>();
+  const memo = new Map<string, MemoResult>();
   let added = false;
   return {
     get(bytes, f) {
       const key = keyOf(bytes);
-      const hit = memo.get(key);
+      const hit = asParsed(memo, key);
       if (hit) return hit;
       const s = stored[key];
       if (!s) return undefined;

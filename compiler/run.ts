@@ -10,8 +10,9 @@ import { withLock } from '../src/fs/lock.js';
 import { gitDir } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { diffOutputs, isAbsentEmptyIndex, type Drift } from './diff.js';
-import { outputFolderProblem, sweepTempFiles, writeChanges } from './emit.js';
+import { outputFolderProblem, sweepTempFiles } from './emit.js';
 import { fastWorktreeFiles } from './fast-files.js';
+import { writeChanges, writerThreadAhead } from './write-changes.js';
 import { listRawInputs, readFixtures, readPaths, readRawInputs, type RawInputs } from './raw-inputs.js';
 import { fixturesKey, inputsKey, openResultMemo, pathsKey, SETTLED_MS, sameStamps, stampsOf, type StoredResult } from './result-memo.js';
 
@@ -30,7 +31,10 @@ const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed'
  * Compiles the working tree at `root`. `check: true` writes nothing and reports drift instead.
  * `writeOps` replaces the writers' system calls (tests count and break them, src/fs/atomic.ts).
  */
-export async function runCompile(root: string, options: { check: boolean; settledMs?: number; writeOps?: WriteOps }): Promise<CompileRun> {
+export async function runCompile(
+  root: string,
+  options: { check: boolean; settledMs?: number; writeOps?: WriteOps; parallelFrom?: number },
+): Promise<CompileRun> {
   // How long before this run a file must have last changed for its stamp to count (tests shorten it).
   const settledMs = options.settledMs ?? SETTLED_MS;
   const once = async (): Promise<CompileRun> => {
@@ -73,46 +77,69 @@ export async function runCompile(root: string, options: { check: boolean; settle
     }
     raw ??= await readRawInputs(files, { registryBytes, listed });
     key ??= inputsKey(raw);
-    // The parsers, validators, matching engine and the compiler are loaded only here.
-    const [{ loadCompileInputs }, { compile }, { openParseCache }] = await Promise.all([
-      import('./load.js'),
-      import('./compile.js'),
-      import('./parse-cache.js'),
-    ]);
-    const cache = openParseCache(dir);
-    const inputs = await loadCompileInputs(files, cache ?? undefined, raw);
-    const result = compile(inputs);
-    if (!options.check) cache?.save();
-    const found = diffOutputs(inputs, result);
-    const contained = containedDrift(root, found);
-    const drift = contained.drift;
-    const diagnostics =
-      contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
-    if (!options.check && found.length === 0 && contained.diagnostics.length === 0) {
-      memo.save({
-        inputs: key,
-        fixtureRefs: [...inputs.fixtures.keys()].sort(),
-        fixtures: fixturesKey(inputs.fixtures),
-        diagnostics,
-        index: result.outputs.has(Layout.constraintIndex),
-        stamps: stampOf(root, paths, startedMs - settledMs),
+    const parallel = {
+      ...(options.writeOps ? { ops: options.writeOps } : {}),
+      ...(options.parallelFrom !== undefined ? { parallelFrom: options.parallelFrom } : {}),
+    };
+    // A cold compile of many findings has new rule folders for the writer thread: it starts now,
+    // its start-up beside the compile's (compiler/write-changes.ts).
+    const thread = options.check ? null : writerThreadAhead(root, lineCount(registryBytes), parallel);
+    try {
+      // The parsers, validators, matching engine and the compiler are loaded only here.
+      const [{ loadCompileInputs }, { compile }, { openParseCache }] = await Promise.all([
+        import('./load.js'),
+        import('./compile.js'),
+        import('./parse-cache.js'),
+      ]);
+      const cache = openParseCache(dir);
+      const inputs = await loadCompileInputs(files, cache ?? undefined, raw);
+      const result = compile(inputs);
+      const found = diffOutputs(inputs, result);
+      const contained = containedDrift(root, found);
+      const drift = contained.drift;
+      const diagnostics =
+        contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
+      if (!options.check && found.length === 0 && contained.diagnostics.length === 0) {
+        memo.save({
+          inputs: key,
+          fixtureRefs: [...inputs.fixtures.keys()].sort(),
+          fixtures: fixturesKey(inputs.fixtures),
+          diagnostics,
+          index: result.outputs.has(Layout.constraintIndex),
+          stamps: stampOf(root, paths, startedMs - settledMs),
+        });
+      }
+      if (options.check)
+        return {
+          diagnostics,
+          changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })),
+          compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
+        };
+      // The index goes last: the gate reads it, and everything it points at is then in place. The
+      // parse memo is saved while a worker thread publishes the new folders of a large compile.
+      await writeChanges(root, drift, result.outputs, {
+        alongside: () => cache?.save(),
+        ...parallel,
+        thread,
       });
+      return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
+    } finally {
+      thread?.release();
     }
-    if (options.check)
-      return {
-        diagnostics,
-        changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })),
-        compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
-      };
-    // The index goes last (writeChanges): the gate reads it, and everything it points at is then in place.
-    writeChanges(root, drift, result.outputs, options.writeOps);
-    return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
   };
   if (options.check) return once();
   // The lock lives beside the index: a constraints folder outside the root gets nothing, not even it.
   const lockProblem = outputFolderProblem(root, Layout.constraintsDir);
   if (lockProblem !== null) return { diagnostics: [outsideRoot(Layout.constraintsDir, lockProblem)], changes: [] };
   return withLock(path.join(root, Layout.compileLock), once);
+}
+
+/** Lines in the registry (about one finding each), counted without decoding it. */
+function lineCount(bytes: Buffer | null): number {
+  let n = 0;
+  if (bytes === null) return n;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n += 1;
+  return n;
 }
 
 function stampOf(root: string, paths: readonly string[], settledBefore: number): StoredResult['stamps'] {

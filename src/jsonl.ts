@@ -46,7 +46,7 @@ export function parseLine(raw: RawLine): ParsedLine {
   } catch (error) {
     return { kind: 'invalid', raw, reason: jsonErrorReason(error) };
   }
-  const dup = duplicateKey(raw.text);
+  const dup = duplicateKeyIn(raw.text, value);
   return dup === null ? { kind: 'json', raw, value } : { kind: 'invalid', raw, reason: duplicateKeyReason(dup) };
 }
 
@@ -83,7 +83,7 @@ export function parseJsonDocument(text: string): JsonDocument {
     if (!at) return { ok: false, line: 1, column: 0, reason };
     return { ok: false, ...positionAt(source, Number(at[1])), reason: reason.replace(/ in JSON at position \d+/, '') };
   }
-  const dup = duplicateKey(source);
+  const dup = duplicateKeyIn(source, value);
   if (dup === null) return { ok: true, value };
   return { ok: false, ...positionAt(source, dup.offset), reason: duplicateKeyReason(dup) };
 }
@@ -102,6 +102,53 @@ export function duplicateKeyReason(dup: DuplicateKey): string {
 
 const QUOTE = 34;
 const BACKSLASH = 92;
+
+/**
+ * duplicateKey for a text JSON.parse has turned into `value`, in the time of a count on a text
+ * without one. JSON.parse keeps one property per distinct key and drops nothing else, so the text
+ * repeats a key exactly when it holds more keys than `value` does; the scan that names the key
+ * runs only then. Pure.
+ */
+export function duplicateKeyIn(text: string, value: unknown): DuplicateKey | null {
+  return keysInText(text) === keysInValue(value) ? null : duplicateKey(text);
+}
+
+/**
+ * The keys written in a valid JSON text: every `:` whose nearest character before it (past JSON
+ * whitespace) is a quote that ends a string. A `:` inside a string never is: an unescaped quote
+ * cannot stand inside one, and an escaped one has an odd run of backslashes before it.
+ */
+function keysInText(text: string): number {
+  let keys = 0;
+  for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1)) {
+    let k = i - 1;
+    let ch = text.charCodeAt(k);
+    while (ch === 32 || ch === 9 || ch === 10 || ch === 13) ch = text.charCodeAt(--k);
+    if (ch !== QUOTE) continue;
+    let slashes = 0;
+    while (text.charCodeAt(k - 1 - slashes) === BACKSLASH) slashes += 1;
+    if (slashes % 2 === 0) keys += 1;
+  }
+  return keys;
+}
+
+/** The properties of every object in a parsed JSON value, counted without recursion (JSON.parse accepts any depth). */
+function keysInValue(value: unknown): number {
+  let keys = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+      continue;
+    }
+    const own = Object.keys(v);
+    keys += own.length;
+    for (const k of own) pending.push((v as Record<string, unknown>)[k]);
+  }
+  return keys;
+}
 
 /**
  * The first key that appears twice in one object of a text JSON.parse accepted, or null. One

@@ -32,8 +32,10 @@ export async function reportFailure(name: string, error: unknown, io: CliIo): Pr
   }
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   if (typeof code === 'string' && ['EACCES', 'EISDIR', 'ENOTDIR', 'ENOENT', 'EPERM', 'EROFS', 'ENOSPC'].includes(code)) {
-    const p = (error as { path?: string }).path;
-    io.stderr.write(`findings ${name}: cannot access ${p ?? 'a file'} (${code})\n`);
+    const p = (error as { path?: unknown }).path;
+    // Relative to where the user stands, as every path in output (a writer's temp path is absolute).
+    const shown = typeof p !== 'string' ? 'a file' : path.isAbsolute(p) ? toPosix(path.relative(io.cwd, p)) || '.' : p;
+    io.stderr.write(`findings ${name}: cannot access ${shown} (${code})\n`);
     return ExitCode.Usage;
   }
   // A bug, not bad input: say so plainly; the stack only on request.

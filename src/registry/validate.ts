@@ -7,7 +7,7 @@
  * active dedup keys and pending `superseded_by` references (100,000 lines in well under 3 s).
  */
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { duplicateKey, duplicateKeyReason, isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
+import { duplicateKeyIn, duplicateKeyReason, isPlainObject, jsonErrorReason, splitLines } from '../jsonl.js';
 import { describeErrors, validator } from '../schema.js';
 import type { ValidateContext, ValidateTarget } from '../validate/types.js';
 import { UsageError } from '../exit-codes.js';
@@ -70,7 +70,7 @@ export function validateRegistryText(file: string, text: string): Diagnostic[] {
       );
       return;
     }
-    const dup = duplicateKey(line);
+    const dup = duplicateKeyIn(line, value);
     if (dup !== null) {
       out.push(diagnostic({ file, line: n, column: dup.offset + 1, ruleId: 'registry/invalid-json', message: duplicateKeyReason(dup) }));
       return;
