@@ -12,7 +12,12 @@ import { ExitCode } from '../../src/exit-codes.js';
 
 function io(cwd: string): { io: CliIo; err: () => string } {
   let err = '';
-  const sink = { write: (s: string) => ((err += s), true) };
+  const sink = {
+    write: (s: string): boolean => {
+      err += s;
+      return true;
+    },
+  };
   return {
     io: { cwd, env: {}, stdin: Readable.from([]), stdout: { write: () => true }, stderr: sink } as unknown as CliIo,
     err: () => err,
