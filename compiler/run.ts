@@ -55,8 +55,12 @@ export async function runCompile(
     if (stored !== null && sameStamps(stored, root, paths, startedMs - settledMs)) hit = stored;
     else {
       raw = await readRawInputs(files, { registryBytes, listed });
-      key = inputsKey(raw);
-      hit = memo.lookup(key);
+      // Hashing every input only pays when there is a stored result to compare with (not on a
+      // first compile); otherwise the key is made when a result is saved.
+      if (stored !== null) {
+        key = inputsKey(raw);
+        hit = memo.lookup(key);
+      }
     }
     if (hit !== null) {
       const fixtures = await readFixtures(files, hit.fixtureRefs);
@@ -76,7 +80,6 @@ export async function runCompile(
       }
     }
     raw ??= await readRawInputs(files, { registryBytes, listed });
-    key ??= inputsKey(raw);
     const parallel = {
       ...(options.writeOps ? { ops: options.writeOps } : {}),
       ...(options.parallelFrom !== undefined ? { parallelFrom: options.parallelFrom } : {}),
@@ -101,7 +104,7 @@ export async function runCompile(
         contained.diagnostics.length === 0 ? result.diagnostics : sortDiagnostics([...result.diagnostics, ...contained.diagnostics]);
       if (!options.check && found.length === 0 && contained.diagnostics.length === 0) {
         memo.save({
-          inputs: key,
+          inputs: key ?? inputsKey(raw),
           fixtureRefs: [...inputs.fixtures.keys()].sort(),
           fixtures: fixturesKey(inputs.fixtures),
           diagnostics,
