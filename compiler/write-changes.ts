@@ -162,7 +162,7 @@ function encodeJobs(root: string, folders: readonly FolderChanges[], outputs: Re
   return { jobs, bytes };
 }
 
-type Outcome = WriteWorkerReply | { readonly kind: 'lost'; readonly why: string };
+type Outcome = WriteWorkerReply | { readonly kind: 'lost' };
 
 /** The worker thread, started before it has work so that its start-up overlaps the compile. */
 export interface WriterThread {
@@ -187,8 +187,8 @@ export function startWriterThread(url: URL = defaultWorkerUrl()): WriterThread {
   let worker: import('node:worker_threads').Worker;
   try {
     worker = new (workerThreads().Worker)(url);
-  } catch (error) {
-    settle({ kind: 'lost', why: String(error) });
+  } catch {
+    settle({ kind: 'lost' });
     return { run: () => outcome, release: () => undefined };
   }
   // Idle, it must not keep the process alive (a compile that throws before writing just ends).
@@ -197,12 +197,10 @@ export function startWriterThread(url: URL = defaultWorkerUrl()): WriterThread {
     settle(reply);
     void worker.terminate();
   });
-  // Settled on its exit, not its error: only then has the thread stopped writing.
-  let why = '';
-  worker.once('error', (error) => {
-    why = String(error);
-  });
-  worker.once('exit', (code) => settle({ kind: 'lost', why: why || `exit ${code}` }));
+  // Lost on its exit, not on its error: only then has the thread stopped writing. The error
+  // itself needs a listener, or it would end the process.
+  worker.once('error', () => undefined);
+  worker.once('exit', () => settle({ kind: 'lost' }));
   return {
     run(data) {
       worker.ref();
@@ -259,13 +257,14 @@ export async function writeChanges(
 ): Promise<{ workerFolders: number }> {
   const { folders, index } = planChanges(root, drift);
   const madeFolders = new Set<string>();
-  const share =
-    options.ops !== undefined || (options.parallelFrom === undefined && !coreFree())
-      ? []
-      : workerShare(
-          folders.map((f) => ({ whole: f.whole, files: f.changes.length })),
-          options.parallelFrom ?? PARALLEL_MIN_FILES,
-        );
+  // A worker started ahead was started on the same judgement; the load the compile itself adds since does not undo it.
+  const parallel = options.ops === undefined && (options.thread != null || options.parallelFrom !== undefined || coreFree());
+  const share = !parallel
+    ? []
+    : workerShare(
+        folders.map((f) => ({ whole: f.whole, files: f.changes.length })),
+        options.parallelFrom ?? PARALLEL_MIN_FILES,
+      );
   if (share.length === 0) {
     options.thread?.release();
     options.alongside?.();
