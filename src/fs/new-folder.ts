@@ -8,8 +8,9 @@
  * 10,000 findings that is 20,000 renames fewer.
  *
  * On any failure the temp folder is removed and the target does not exist; on SIGINT/SIGTERM/
- * SIGHUP too (src/fs/exit-cleanup.ts). What a SIGKILL leaves is a temp folder only, which the next
- * run's `sweepTempFolders` removes (under the lock that guards the writer). No fsync: the callers
+ * SIGHUP too (src/fs/exit-cleanup.ts), except in a worker thread, which signals never reach
+ * (compiler/write-changes.ts leaves that temp folder to the sweep). What a SIGKILL leaves is a temp
+ * folder only, which the next run's `sweepTempFolders` removes (under the lock that guards the writer). No fsync: the callers
  * are compiled Markdown files that the next compile regenerates anyway, like the atomic writer's
  * `durable: false`.
  */
