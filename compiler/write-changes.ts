@@ -24,12 +24,11 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { WriteFailedError, type WriteOps } from '../src/fs/atomic.js';
 import { sweepTempFolders, writeNewFolderSync } from '../src/fs/new-folder.js';
 import { os, workerThreads } from '../src/lazy-builtins.js';
 import { Layout } from '../src/layout.js';
-import { packageFile } from '../src/package-root.js';
+import { workerScript } from '../src/package-root.js';
 import type { Drift } from './diff.js';
 import { type FolderChanges, makeParent, planChanges, writeFolder, writeOutput } from './emit.js';
 
@@ -139,13 +138,6 @@ export function revivedError(data: ErrorData): Error {
   });
 }
 
-/** The worker script: beside this module when running from dist/, else the built copy (tests run the TS sources). */
-function defaultWorkerUrl(): URL {
-  const beside = new URL('./write-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(beside))) return beside;
-  return new URL(`file://${packageFile('dist', 'compiler', 'write-worker.js')}`);
-}
-
 /** The jobs for `folders` and their files' bytes, encoded once into one buffer that is handed over whole. */
 function encodeJobs(root: string, folders: readonly FolderChanges[], outputs: ReadonlyMap<string, string>): WriteWorkerData {
   const jobs: FolderJob[] = [];
@@ -173,17 +165,14 @@ export interface WriterThread {
 }
 
 /** Starts the worker, waiting for its one message. Never throws: a worker that cannot start or stops without a reply is `lost`. */
-export function startWriterThread(url: URL = defaultWorkerUrl()): WriterThread {
-  let resolveOutcome: (outcome: Outcome) => void = () => undefined;
+export function startWriterThread(
+  url: URL = workerScript(new URL('./write-worker.js', import.meta.url), 'dist', 'compiler', 'write-worker.js'),
+): WriterThread {
+  // The first of the reply and the exit settles it; a promise ignores any later resolve.
+  let settle: (outcome: Outcome) => void = () => undefined;
   const outcome = new Promise<Outcome>((resolve) => {
-    resolveOutcome = resolve;
+    settle = resolve;
   });
-  let settled = false;
-  const settle = (o: Outcome): void => {
-    if (settled) return;
-    settled = true;
-    resolveOutcome(o);
-  };
   let worker: import('node:worker_threads').Worker;
   try {
     worker = new (workerThreads().Worker)(url);

@@ -7,11 +7,9 @@
  * index-level evaluation error (a broken glob or detector, reported against the index file)
  * comes from every chunk that has a covered file, and is kept once. Output is sorted as runGate's.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { os, workerThreads } from '../src/lazy-builtins.js';
 import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
-import { packageFile } from '../src/package-root.js';
+import { workerScript } from '../src/package-root.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { prepareGate, runGate, type CheckedFile, type GateOptions } from './gate.js';
 import type { GateWorkerData, GateWorkerMessage } from './gate-worker.js';
@@ -28,13 +26,6 @@ export interface ChunkOptions {
   readonly parallelFrom?: number;
 }
 
-/** The worker script: beside this module when running from dist/, else the built copy (tests run the TS sources). */
-function workerUrl(): URL {
-  const beside = new URL('./gate-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(beside))) return beside;
-  return new URL(`file://${packageFile('dist', 'hooks', 'gate-worker.js')}`);
-}
-
 /** Held entries by position in the index, or null when one is not an entry of it (then no worker). */
 function heldPositions(index: ConstraintIndex, held: GateOptions['held']): [number, string][] | null {
   const out: [number, string][] = [];
@@ -49,7 +40,10 @@ function heldPositions(index: ConstraintIndex, held: GateOptions['held']): [numb
 /** Runs the gate over `files` in a worker, calling `onChunk` as each chunk is judged. */
 function inWorker(data: GateWorkerData, onChunk: (files: number, diagnostics: Diagnostic[]) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new (workerThreads().Worker)(workerUrl(), { workerData: data });
+    const worker = new (workerThreads().Worker)(
+      workerScript(new URL('./gate-worker.js', import.meta.url), 'dist', 'hooks', 'gate-worker.js'),
+      { workerData: data },
+    );
     let ended = false;
     worker.on('message', (m: GateWorkerMessage) => {
       if (m.kind === 'chunk') onChunk(m.files, m.diagnostics as Diagnostic[]);

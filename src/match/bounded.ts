@@ -6,11 +6,9 @@
  * program size; one that fits the budget runs inline (the common case: every ordinary source
  * file), a larger one runs in a worker thread that is terminated when the budget is spent.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../lazy-builtins.js';
-import { packageFile } from '../package-root.js';
+import { workerScript } from '../package-root.js';
 import { evaluate, type Evaluation, type Matcher } from './detector.js';
 import type { BoundedTask } from './bounded-worker.js';
 
@@ -29,13 +27,6 @@ export function fitsInline(matcher: Matcher, textLength: number, budgetMs: numbe
 }
 
 export const overrunMessage = (budgetMs: number): string => `matching took longer than the ${budgetMs} ms budget and was stopped`;
-
-/** The worker script: beside this module when running from dist/, else the built copy (tests run the TS sources). */
-function workerUrl(): URL {
-  const beside = new URL('./bounded-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(beside))) return beside;
-  return new URL(`file://${packageFile('dist', 'src', 'match', 'bounded-worker.js')}`);
-}
 
 /** Evaluates detectors with a hard time limit; one worker thread, reused until a task overruns. */
 export class BoundedEvaluator {
@@ -56,7 +47,9 @@ export class BoundedEvaluator {
 
   private start(): { worker: Worker; ready: Promise<void> } {
     if (this.worker === null || this.ready === null) {
-      const worker = new (workerThreads().Worker)(workerUrl());
+      const worker = new (workerThreads().Worker)(
+        workerScript(new URL('./bounded-worker.js', import.meta.url), 'dist', 'src', 'match', 'bounded-worker.js'),
+      );
       worker.unref();
       this.worker = worker;
       // The budget starts once the thread runs: a slow start on a busy machine is not the pattern's cost.
