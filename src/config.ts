@@ -13,6 +13,17 @@ export interface Config {
   readonly minPrecision: number;
   /** Per constraint and file time budget for matching, in ms (default 250). */
   readonly matchBudgetMs: number;
+  /**
+   * `import.classes`: defect class → words or `/regex/flags` that put an imported review comment in
+   * it (docs/import.md, "Classes"), in class order; default none.
+   */
+  readonly importClasses: readonly ImportClassRule[];
+}
+
+/** One `import.classes` entry: a class slug and its words or `/regex/flags` (docs/import.md). */
+export interface ImportClassRule {
+  readonly class: string;
+  readonly patterns: readonly string[];
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -20,7 +31,25 @@ export const DEFAULT_CONFIG: Config = {
   minLabelledHits: 20,
   minPrecision: 0.95,
   matchBudgetMs: 250,
+  importClasses: [],
 };
+
+/**
+ * Reads `import.classes` ({"<class slug>": ["word", "/regex/i", …]}): the rules in class order,
+ * and a problem naming the first bad entry (the setting is then ignored). Pure.
+ */
+export function importClassRules(v: unknown): { rules: ImportClassRule[]; problem: string | null } {
+  if (!isPlainObject(v)) return { rules: [], problem: 'must be an object of class → list of words or /regex/flags' };
+  const rules: ImportClassRule[] = [];
+  for (const key of Object.keys(v).sort()) {
+    const list = v[key];
+    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(key)) return { rules: [], problem: `class "${key}" is not a lowercase slug (a-z, 0-9, -)` };
+    if (!Array.isArray(list) || list.length === 0 || !list.every((p) => typeof p === 'string' && p.trim() !== ''))
+      return { rules: [], problem: `class "${key}" must list one or more words or /regex/flags` };
+    rules.push({ class: key, patterns: list as string[] });
+  }
+  return { rules, problem: null };
+}
 
 /**
  * Why a `task_branch_pattern` value is unusable, or null when it is a regular expression with at
@@ -133,6 +162,21 @@ export function parseConfig(text: string, file: string = Layout.config): { confi
       );
   }
   pick('match_budget_ms', 'matchBudgetMs', (v) => Number.isInteger(v) && (v as number) >= 1);
+  const importSettings = isPlainObject(raw['import']) ? raw['import'] : {};
+  if ('classes' in importSettings) {
+    const { rules, problem } = importClassRules(importSettings['classes']);
+    if (problem === null) config.importClasses = rules;
+    else
+      diagnostics.push(
+        diagnostic({
+          file,
+          line: 1,
+          severity: 'warning',
+          ruleId: 'config/invalid-setting',
+          message: `"import.classes" ${problem}; no class mapping is used`,
+        }),
+      );
+  }
   return { config, diagnostics };
 }
 

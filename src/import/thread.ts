@@ -1,0 +1,87 @@
+/**
+ * The one shape every reader produces (docs/import.md): a review thread on one pull or merge
+ * request, its comments in order, where it is anchored, and whether the forge resolved it. The
+ * readers (github-rest.ts, github-graphql.ts, gitlab.ts) only translate field names; judging and
+ * mapping happen in map.ts.
+ */
+
+export type Forge = 'github' | 'gitlab';
+
+export interface ImportedComment {
+  /** The comment's (note's) id on the forge, as a string (REST `id` = GraphQL `databaseId`). */
+  readonly id: string;
+  readonly author: string | null;
+  /** The forge says the author is a bot (GitHub `user.type` / `__typename` "Bot"; GitLab `author.bot`). */
+  readonly bot: boolean;
+  readonly body: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly url: string | null;
+}
+
+export interface ImportedThread {
+  readonly forge: Forge;
+  /** Stable key: `github:<owner>/<repo>#<first comment id>`, `gitlab:<discussion id>`. */
+  readonly key: string;
+  /** Pull request number or merge request iid. */
+  readonly pull: number;
+  /** The pull or merge request's web URL, or null when the export does not give one. */
+  readonly pullUrl: string | null;
+  readonly path: string | null;
+  /** The commented line at `commit` (GitHub `line`, GitLab `new_line`), else null. */
+  readonly line: number | null;
+  readonly commit: string | null;
+  /** The line where the comment was first made (GitHub `original_line`, GitLab `old_line`). */
+  readonly originalLine: number | null;
+  readonly originalCommit: string | null;
+  /** The diff hunk GitHub shows above the comment: its last line is the commented line. */
+  readonly diffHunk: string | null;
+  /** The commented side: RIGHT (new code) or LEFT (removed code). */
+  readonly side: 'LEFT' | 'RIGHT' | null;
+  /** First comment first. */
+  readonly comments: readonly ImportedComment[];
+  /** null: the export does not say (GitHub REST never does). */
+  readonly resolved: boolean | null;
+  readonly resolvedBy: string | null;
+  readonly resolvedAt: string | null;
+  /** The line of the export where this thread's first comment was read (for skip reasons). */
+  readonly exportLine: number;
+}
+
+/** A thread (or comment) the import leaves out, and why. */
+export interface Skip {
+  readonly line: number;
+  readonly reason: string;
+  /** The thread's key or the comment's id when known. */
+  readonly what: string | null;
+}
+
+/** Normalises a forge timestamp to ISO 8601 UTC to the second (`2026-01-02T03:04:05Z`), or null. */
+export function isoSecond(v: unknown): string | null {
+  if (typeof v !== 'string' || v.length > 64) return null;
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms)) return null;
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/** A full commit id (40 or 64 lowercase hex), or null. */
+export function shaOrNull(v: unknown): string | null {
+  return typeof v === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(v) ? v : null;
+}
+
+/** A positive integer, or null. */
+export function positiveOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : null;
+}
+
+/** A string, or null. */
+export function stringOrNull(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** An id (number or string) as a short string, or null. */
+export function idOrNull(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  if (typeof v === 'string' && v.length >= 1 && v.length <= 100 && /^[A-Za-z0-9_=+/-]+$/.test(v)) return v;
+  return null;
+}
