@@ -74,7 +74,7 @@ export function compileRules(rules: readonly ImportClassRule[]): { rules: { clas
   return { rules: out, problems };
 }
 
-/** Classes by key, and how each was found. Pure given the rules. */
+/** Classes by key (in the order of `items`), and how each was found. Pure given the rules. */
 export function classify(
   items: readonly Classifiable[],
   rules: readonly { class: string; tests: Test[] }[],
@@ -92,9 +92,10 @@ export function classify(
     else rest.push(item);
   }
   const lexical = lexicalClasses(rest.map((i) => ({ key: i.key, text: `${i.text}\n${i.code}` })));
-  for (const item of rest) {
-    const c = lexical.get(item.key);
-    out.set(item.key, c === undefined ? { class: null, origin: 'none' } : { class: c, origin: 'lexical' });
+  const ordered = new Map<string, { class: string | null; origin: ClassOrigin }>();
+  for (const item of items) {
+    const c = out.get(item.key) ?? lexical.get(item.key);
+    ordered.set(item.key, typeof c === 'object' ? c : c === undefined ? { class: null, origin: 'none' } : { class: c, origin: 'lexical' });
   }
-  return out;
+  return ordered;
 }

@@ -6,10 +6,11 @@
  * whether a thread is resolved (`isResolved`, `resolvedBy`).
  */
 import { isPlainObject } from '../jsonl.js';
-import { githubBot, BODY_KEEP } from './github-rest.js';
+import { githubBot } from './github-rest.js';
 import {
   idOrNull,
   isoSecond,
+  keptBody,
   positiveOrNull,
   shaOrNull,
   stringOrNull,
@@ -103,7 +104,7 @@ export class GraphqlCollector {
         id,
         author: login,
         bot: githubBot(author === null ? null : { type: author['__typename'] }, login),
-        body: body.length <= BODY_KEEP ? body : body.slice(0, BODY_KEEP),
+        ...keptBody(body),
         createdAt,
         updatedAt: isoSecond(n['updatedAt']) ?? isoSecond(n['lastEditedAt']) ?? createdAt,
         url: stringOrNull(n['url']),

@@ -8,6 +8,7 @@ import { isPlainObject } from '../jsonl.js';
 import {
   idOrNull,
   isoSecond,
+  keptBody,
   positiveOrNull,
   shaOrNull,
   stringOrNull,
@@ -16,8 +17,6 @@ import {
   type Skip,
 } from './thread.js';
 
-/** Characters of a body kept in memory: the finding keeps at most 2,000 of the whole thread. */
-export const BODY_KEEP = 8_000;
 /** Characters of a diff hunk kept: only its last line (the commented one) is read. */
 const HUNK_KEEP = 2_000;
 
@@ -70,7 +69,6 @@ export function githubBot(user: unknown, login: string | null): boolean {
   return (isPlainObject(user) && user['type'] === 'Bot') || (login !== null && /\[bot\]$/i.test(login));
 }
 
-const cut = (s: string, n: number): string => (s.length <= n ? s : s.slice(0, n));
 const tail = (s: string, n: number): string => (s.length <= n ? s : s.slice(s.length - n));
 
 /** Collects REST comments as they stream in, then groups them into threads. */
@@ -101,7 +99,7 @@ export class RestCollector {
         id,
         author: login,
         bot: githubBot(user, login),
-        body: cut(body, BODY_KEEP),
+        ...keptBody(body),
         createdAt,
         updatedAt: isoSecond(c['updated_at']) ?? createdAt,
         url: stringOrNull(c['html_url']),

@@ -7,10 +7,10 @@
  * `projectUrl` (from `--project-url`) builds one.
  */
 import { isPlainObject } from '../jsonl.js';
-import { BODY_KEEP } from './github-rest.js';
 import {
   idOrNull,
   isoSecond,
+  keptBody,
   positiveOrNull,
   shaOrNull,
   stringOrNull,
@@ -67,7 +67,7 @@ export class GitlabCollector {
         id,
         author: login,
         bot: gitlabBot(author, login),
-        body: body.length <= BODY_KEEP ? body : body.slice(0, BODY_KEEP),
+        ...keptBody(body),
         createdAt,
         updatedAt: isoSecond(n['updated_at']) ?? createdAt,
         url: base === null ? null : `${base}#note_${id}`,

@@ -56,7 +56,7 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a |
  * ExportSyntaxError on bytes that cannot be JSON. Pure apart from reading the chunks.
  */
 export async function* readExportObjects(
-  chunks: AsyncIterable<Buffer | string>,
+  chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: { readonly maxObjectBytes?: number } = {},
 ): AsyncGenerator<ExportItem> {
   const maxBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;

@@ -87,7 +87,7 @@ export function mapThread(
   const pathProblem = controlCharProblem(thread.path) ?? findingFileProblem(thread.path) ?? filedFileProblem(thread.path);
   if (pathProblem !== null) return skip(`its path ${JSON.stringify(thread.path.slice(0, 200))} ${pathProblem}`);
 
-  const text = read(root.body);
+  const text = read(clean(root.body));
   const tag = classTag(root.body);
   const decorated = readLabel(withoutClassTags(clean(text.prose)));
   if (decorated.severity === 'none') return skip(`a "${decorated.label}:" comment, not a defect`);
@@ -124,10 +124,17 @@ export function mapThread(
     line,
     severity: decorated.severity,
     criterion: null,
-    expected: cutWithMarker(asked.trim(), LIMITS.expected),
+    expected: cutKnowing(asked.trim(), LIMITS.expected, root.omitted),
     actual: cutWithMarker(actual, LIMITS.actual),
     fix: null,
-    evidence: transcript === '' ? null : cutWithMarker(transcript, LIMITS.evidence),
+    evidence:
+      transcript === ''
+        ? null
+        : cutKnowing(
+            transcript,
+            LIMITS.evidence,
+            comments.reduce((n, c) => n + c.omitted, 0),
+          ),
     class: tag ?? decorated.decorationClass,
   };
   return {
@@ -144,6 +151,23 @@ export function mapThread(
     text: `${decorated.subject} ${text.code.join(' ')}`,
     code,
   };
+}
+
+/**
+ * `text` cut to `limit` code points ending in `…[N chars omitted]`, where N also counts the
+ * `dropped` code points the reader never kept (a 2 MB comment says so). cutWithMarker when none were.
+ */
+export function cutKnowing(text: string, limit: number, dropped: number): string {
+  if (dropped === 0) return cutWithMarker(text, limit);
+  const points = [...text];
+  let keep = Math.min(points.length, limit);
+  // The marker's length depends on N's digits and N on what is kept: shrink until it fits.
+  for (;;) {
+    const marker = `…[${points.length - keep + dropped} chars omitted]`;
+    const fits = Math.min(points.length, limit - [...marker].length);
+    if (fits >= keep) return points.slice(0, keep).join('') + marker;
+    keep = fits;
+  }
 }
 
 /** A task's source when the export names no web URL: `github:<owner>/<repo>/pull/<n>`, `gitlab:merge_requests/<iid>`. */

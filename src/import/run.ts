@@ -236,6 +236,7 @@ export async function importReviews(root: string, options: ImportOptions): Promi
   };
   await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, queue.length) }, worker));
   tasks.sort((a, b) => compareStrings(a.task, b.task));
+  skips.sort((a, b) => a.line - b.line || compareStrings(a.what ?? '', b.what ?? '') || compareStrings(a.reason, b.reason));
   return {
     diagnostics,
     skips,

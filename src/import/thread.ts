@@ -13,7 +13,10 @@ export interface ImportedComment {
   readonly author: string | null;
   /** The forge says the author is a bot (GitHub `user.type` / `__typename` "Bot"; GitLab `author.bot`). */
   readonly bot: boolean;
+  /** The body, cut at BODY_KEEP characters (a finding keeps at most 2,000 of a whole thread). */
   readonly body: string;
+  /** Code points of the body beyond BODY_KEEP, not kept in memory. */
+  readonly omitted: number;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly url: string | null;
@@ -54,6 +57,16 @@ export interface Skip {
   readonly reason: string;
   /** The thread's key or the comment's id when known. */
   readonly what: string | null;
+}
+
+/** Characters of a comment's body kept in memory while the export is read. */
+export const BODY_KEEP = 8_000;
+
+/** A body as kept: at most BODY_KEEP characters (not splitting a surrogate pair), and how many code points were left out. */
+export function keptBody(body: string): { body: string; omitted: number } {
+  if (body.length <= BODY_KEEP) return { body, omitted: 0 };
+  const end = /[\uD800-\uDBFF]/.test(body[BODY_KEEP - 1]!) ? BODY_KEEP - 1 : BODY_KEEP;
+  return { body: body.slice(0, end), omitted: [...body.slice(end)].length };
 }
 
 /** Normalises a forge timestamp to ISO 8601 UTC to the second (`2026-01-02T03:04:05Z`), or null. */
