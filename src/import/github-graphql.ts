@@ -9,6 +9,7 @@ import { isPlainObject } from '../jsonl.js';
 import { githubBot } from './github-rest.js';
 import {
   idOrNull,
+  hunkTail,
   isoSecond,
   keptBody,
   positiveOrNull,
@@ -125,7 +126,7 @@ export class GraphqlCollector {
       commit: oid(head['commit']),
       originalLine: positiveOrNull(t['originalLine']) ?? positiveOrNull(head['originalLine']),
       originalCommit: oid(head['originalCommit']),
-      diffHunk: hunk === null ? null : hunk.slice(-2_000),
+      diffHunk: hunkTail(hunk),
       side: t['diffSide'] === 'LEFT' || t['diffSide'] === 'RIGHT' ? t['diffSide'] : null,
       comments,
       resolved: typeof t['isResolved'] === 'boolean' ? t['isResolved'] : null,

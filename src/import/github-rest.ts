@@ -7,6 +7,7 @@
 import { isPlainObject } from '../jsonl.js';
 import {
   idOrNull,
+  hunkTail,
   isoSecond,
   keptBody,
   positiveOrNull,
@@ -16,9 +17,6 @@ import {
   type ImportedThread,
   type Skip,
 } from './thread.js';
-
-/** Characters of a diff hunk kept: only its last line (the commented one) is read. */
-const HUNK_KEEP = 2_000;
 
 /** Whether a JSON value looks like one REST review comment. */
 export function isRestComment(v: unknown): v is Record<string, unknown> {
@@ -69,8 +67,6 @@ export function githubBot(user: unknown, login: string | null): boolean {
   return (isPlainObject(user) && user['type'] === 'Bot') || (login !== null && /\[bot\]$/i.test(login));
 }
 
-const tail = (s: string, n: number): string => (s.length <= n ? s : s.slice(s.length - n));
-
 /** Collects REST comments as they stream in, then groups them into threads. */
 export class RestCollector {
   private readonly kept = new Map<string, Kept>();
@@ -113,7 +109,7 @@ export class RestCollector {
       originalLine: positiveOrNull(c['original_line']),
       commit: shaOrNull(c['commit_id']),
       originalCommit: shaOrNull(c['original_commit_id']),
-      diffHunk: hunk === null ? null : tail(hunk, HUNK_KEEP),
+      diffHunk: hunkTail(hunk),
       side,
       exportLine,
     });

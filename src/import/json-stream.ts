@@ -83,19 +83,31 @@ export async function* readExportObjects(
     }
     let i = 0;
     const n = buf.length;
+    // Positions of the next quote and backslash in this chunk (-1: none left; -2: not looked for yet).
+    let nextQuote = -2;
+    let nextBackslash = -2;
     while (i < n) {
       if (depth > 0) {
         // Inside an object: find its end, keeping strings and escapes apart from structure.
         const start = i;
         for (; i < n; i++) {
-          const c = buf[i]!;
           if (inString) {
-            if (escaped) escaped = false;
-            else if (c === BACKSLASH) escaped = true;
-            else if (c === QUOTE) inString = false;
-            else if (c === NEWLINE) line++;
+            if (escaped) {
+              escaped = false;
+              continue;
+            }
+            // Most of an export is string content: jump to the next quote or backslash (native
+            // search; each position is remembered until passed, so no byte is searched twice).
+            if (nextQuote !== -1 && nextQuote < i) nextQuote = buf.indexOf(QUOTE, i);
+            if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = buf.indexOf(BACKSLASH, i);
+            const quote = nextQuote === -1 ? n : nextQuote;
+            const backslash = nextBackslash === -1 ? n : nextBackslash;
+            i = Math.min(quote, backslash, n - 1);
+            if (i === backslash) escaped = true;
+            else if (i === quote) inString = false;
             continue;
           }
+          const c = buf[i]!;
           if (c === QUOTE) inString = true;
           else if (c === LBRACE || c === LBRACKET) depth++;
           else if (c === RBRACE || c === RBRACKET) {

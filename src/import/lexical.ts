@@ -13,8 +13,12 @@
  * the second apart.
  */
 export const SIMILARITY_THRESHOLD = 0.3;
-/** Terms in more documents than this (and in more than half of them) are dropped: they name no defect, and they would make linking quadratic. */
-const COMMON_DF = 200;
+/**
+ * Two comments are compared when they share a term that at most this many comments use: a term
+ * in more (`function`, `return` in a large export) still adds to the similarity of the pairs
+ * compared, but finding pairs through it would compare every comment with every other.
+ */
+const LINKING_DF = 300;
 /** Terms a class name is made of. */
 const NAME_TERMS = 3;
 
@@ -99,17 +103,12 @@ export function lexicalClasses(docs: readonly LexicalDoc[]): Map<string, string>
   });
   const df = new Map<string, number>();
   for (const tf of tfs) for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const dropped = (t: string): boolean => {
-    const d = df.get(t)!;
-    return d > COMMON_DF && d > n / 2;
-  };
   // Smoothed idf (ln((1 + n) / (1 + df)) + 1) and sublinear tf (1 + ln tf), L2-normalised.
   const termIds = new Map<string, number>();
   const vectors = tfs.map((tf) => {
     const entries: [number, number][] = [];
     let norm = 0;
     for (const [t, f] of tf) {
-      if (dropped(t)) continue;
       let id = termIds.get(t);
       if (id === undefined) termIds.set(t, (id = termIds.size));
       const w = (1 + Math.log(f)) * (Math.log((1 + n) / (1 + df.get(t)!)) + 1);
@@ -119,25 +118,33 @@ export function lexicalClasses(docs: readonly LexicalDoc[]): Map<string, string>
     const scale = norm === 0 ? 0 : 1 / Math.sqrt(norm);
     return entries.map(([id, w]): [number, number] => [id, w * scale]);
   });
+  const idDf = [...termIds.keys()].map((t) => df.get(t)!);
+  const linking = (id: number): boolean => idDf[id]! <= LINKING_DF;
   const postings: [number, number][][] = Array.from({ length: termIds.size }, () => []);
   vectors.forEach((v, doc) => {
-    for (const [id, w] of v) postings[id]!.push([doc, w]);
+    for (const [id, w] of v) if (linking(id)) postings[id]!.push([doc, w]);
   });
-  // Dot products with every later document that shares a term, through the postings.
+  // Each document's common terms, for the part of a pair's dot product the postings leave out.
+  const common = vectors.map((v) => new Map(v.filter(([id]) => !linking(id))));
+  // Dot products with every later document that shares a linking term, through the postings.
   const groups = new Groups(n);
   const score = new Float64Array(n);
   const touched: number[] = [];
   for (let i = 0; i < n; i++) {
     for (const [id, w] of vectors[i]!) {
+      if (!linking(id)) continue;
       for (const [j, x] of postings[id]!) {
         if (j <= i) continue;
         if (score[j] === 0) touched.push(j);
         score[j] = score[j]! + w * x;
       }
     }
+    const mine = common[i]!;
     for (const j of touched) {
+      let s = score[j]!;
+      if (mine.size > 0) for (const [id, x] of common[j]!) s += (mine.get(id) ?? 0) * x;
       // A hair under the threshold counts: the sum of rounded products must not flip a link.
-      if (score[j]! >= SIMILARITY_THRESHOLD - 1e-12) groups.join(i, j);
+      if (s >= SIMILARITY_THRESHOLD - 1e-12) groups.join(i, j);
       score[j] = 0;
     }
     touched.length = 0;

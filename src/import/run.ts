@@ -261,8 +261,9 @@ async function writeTask(root: string, task: string, threads: readonly ReadyThre
       });
     return null;
   }
+  // Not fsynced: a task file lost to a crash is made again by the next import, and its ledger (fsynced) holds every finding.
   if (current.task === null && current.diagnostics.length === 0)
-    await updateTaskFile(root, task, (t) => t ?? { id: task, source, criteria: [] });
+    await updateTaskFile(root, task, (t) => t ?? { id: task, source, criteria: [] }, { durable: false });
   const { result } = await updateLedger(root, task, (state) => {
     const latest = new Map<string, string>();
     for (const e of state.events) if (e.type === 'updated' && (latest.get(e.finding_id) ?? '') < e.at) latest.set(e.finding_id, e.at);

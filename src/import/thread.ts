@@ -37,7 +37,7 @@ export interface ImportedThread {
   /** The line where the comment was first made (GitHub `original_line`, GitLab `old_line`). */
   readonly originalLine: number | null;
   readonly originalCommit: string | null;
-  /** The diff hunk GitHub shows above the comment: its last line is the commented line. */
+  /** The end of the diff hunk GitHub shows above the comment (hunkTail): its last line is the commented line. */
   readonly diffHunk: string | null;
   /** The commented side: RIGHT (new code) or LEFT (removed code). */
   readonly side: 'LEFT' | 'RIGHT' | null;
@@ -62,11 +62,28 @@ export interface Skip {
 /** Characters of a comment's body kept in memory while the export is read. */
 export const BODY_KEEP = 8_000;
 
+/**
+ * A copy of `s` that does not keep the string it was cut from alive: V8 may keep a slice as a view
+ * of its parent, and 10,000 views of 2 MB bodies would hold the whole export.
+ */
+export function detached(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
+/** The last two lines of a diff hunk, at most 1,000 characters: what the mapper reads of it (its last line). */
+export function hunkTail(hunk: string | null): string | null {
+  if (hunk === null) return null;
+  const t = hunk.replace(/[\r\n]+$/, '');
+  const last = t.lastIndexOf('\n');
+  const before = last <= 0 ? -1 : t.lastIndexOf('\n', last - 1);
+  return detached(t.slice(Math.max(before + 1, t.length - 1_000)));
+}
+
 /** A body as kept: at most BODY_KEEP characters (not splitting a surrogate pair), and how many code points were left out. */
 export function keptBody(body: string): { body: string; omitted: number } {
   if (body.length <= BODY_KEEP) return { body, omitted: 0 };
   const end = /[\uD800-\uDBFF]/.test(body[BODY_KEEP - 1]!) ? BODY_KEEP - 1 : BODY_KEEP;
-  return { body: body.slice(0, end), omitted: [...body.slice(end)].length };
+  return { body: detached(body.slice(0, end)), omitted: [...body.slice(end)].length };
 }
 
 /** Normalises a forge timestamp to ISO 8601 UTC to the second (`2026-01-02T03:04:05Z`), or null. */
