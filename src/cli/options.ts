@@ -8,7 +8,7 @@ import { topLevel } from '../git/core.js';
 import { formatDiagnostics, parseFormat, type Format, type FormatContext } from '../output/format.js';
 import { paintFor, type Paint } from '../output/paint.js';
 import type { CliIo } from './io.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 
 /** A commander command that never calls process.exit and writes to the given io. */
 export function baseCommand(name: string, description: string, io: CliIo): Command {

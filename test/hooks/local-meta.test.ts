@@ -42,7 +42,7 @@ const fromObject = (name: string, o: { id: string; data: Buffer } | null): [stri
 function committedIndex(): TestRepo {
   const repo = makeRepo({ 'a.js': 'ok();\n' });
   repo.write(INDEX, indexJson(constraint('c-one')));
-  repo.write(CONFIG, '{"matchBudgetMs": 250}\n');
+  repo.write(CONFIG, '{"match_budget_ms": 250}\n');
   repo.commitAll('index');
   return repo;
 }
