@@ -26,9 +26,24 @@ export class GitError extends Error {
 }
 brandErrorClass(GitError, 'GitError');
 
-/** The environment git children get: ours, untouched (it carries GIT_INDEX_FILE, GIT_DIR, …). */
-function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, ...extra };
+/**
+ * What git reads with replacements off and grafts ignored: `git replace` and `.git/info/grafts`
+ * change what `cat-file`, `diff` and `log` show, but not what `git commit` records or `git push`
+ * sends, so a judgment read through them would judge other content than the commit's
+ * (docs/stack-pitfalls.md#18, docs/hooks.md "What a change can and cannot do to its own judgment").
+ * A graft file that cannot hold a line (the null device) stands in for the repository's.
+ */
+export const NO_REPLACEMENTS: Readonly<Record<string, string>> = {
+  GIT_NO_REPLACE_OBJECTS: '1',
+  GIT_GRAFT_FILE: process.platform === 'win32' ? '\\\\.\\nul' : '/dev/null',
+};
+
+/**
+ * The environment git children get: ours, untouched (it carries GIT_INDEX_FILE, GIT_DIR, …), with
+ * replacements off and grafts ignored (NO_REPLACEMENTS), then `extra` laid over it.
+ */
+export function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...process.env, ...NO_REPLACEMENTS, ...extra };
 }
 
 export interface RunGitOptions {

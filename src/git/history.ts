@@ -10,7 +10,7 @@
  */
 import { UsageError } from '../exit-codes.js';
 import { spawn } from 'node:child_process';
-import { git, GitError, parseRawDiff, resolveCommit, type RawChange } from './core.js';
+import { git, GitError, gitEnv, parseRawDiff, resolveCommit, type RawChange } from './core.js';
 
 export interface HistoryCommit {
   /** Full sha. */
@@ -172,7 +172,7 @@ export async function countCommits(root: string, head: string, range: HistoryRan
  */
 export async function* streamHistory(root: string, head: string, range: HistoryRange = {}): AsyncGenerator<HistoryCommit> {
   const args = ['log', ...LOG_ARGS, '--topo-order', '--reverse', ...(await rangeArgs(root, head, range)), '--'];
-  const child = spawn('git', args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('git', args, { cwd: root, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve(code ?? -1));
