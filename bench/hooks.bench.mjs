@@ -104,7 +104,9 @@ if (before) {
   old();
   const b = paired(RUNS, [old], hook);
   console.log(`before/after, median of ${RUNS} paired runs (ms); load1 during runs ${b.load1.min}..${b.load1.max}`);
-  console.log(`| before ${fmt(b.floor)} | after ${fmt(b.subject)} | ratio ${fmt(b.subject / b.floor, 2)} | paired ratio ${fmt(b.pairedRatio, 2)} |`);
+  console.log(
+    `| before ${fmt(b.floor)} | after ${fmt(b.subject)} | ratio ${fmt(b.subject / b.floor, 2)} | paired ratio ${fmt(b.pairedRatio, 2)} |`,
+  );
 }
 git(root, ['reset', '-q', '--hard', 'main']);
 
