@@ -7,6 +7,8 @@
 //   node --expose-gc bench/hooks.bench.mjs            BENCH_SCALE=0.1 for a quick run
 //   BENCH_HOOK_FILES, BENCH_HOOK_STAGED, BENCH_HOOK_CONSTRAINTS, BENCH_RUNS override one size.
 //   --prepare-only prints the prepared repository's path (used for profiling) and exits.
+//   BENCH_HOOK_BEFORE=<another checkout's bin/findings.js> also pairs that build with this one on
+//   the same staged repository (before/after a change: median of each and the paired ratio).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -96,6 +98,16 @@ const grepFloor = () =>
 hook(); // warm the page cache and the OS for both sides alike
 grepFloor();
 const r = paired(RUNS, [nodeFloor, grepFloor], hook);
+const before = process.env.BENCH_HOOK_BEFORE;
+if (before) {
+  const old = () => timeOnce(process.execPath, [path.resolve(before), 'hook', 'pre-commit'], { cwd: root });
+  old();
+  const b = paired(RUNS, [old], hook);
+  console.log(`before/after, median of ${RUNS} paired runs (ms); load1 during runs ${b.load1.min}..${b.load1.max}`);
+  console.log(
+    `| before ${fmt(b.floor)} | after ${fmt(b.subject)} | ratio ${fmt(b.subject / b.floor, 2)} | paired ratio ${fmt(b.pairedRatio, 2)} |`,
+  );
+}
 git(root, ['reset', '-q', '--hard', 'main']);
 
 const ratio = r.subject / r.floor;

@@ -14,7 +14,7 @@
  * without PCRE) reads everything, as before.
  */
 import { parseConstraintIndex } from '../src/constraints/index-file.js';
-import { runGit } from '../src/git/core.js';
+import { stagedFilesMatching } from '../src/git/grep.js';
 import { Layout } from '../src/layout.js';
 import { compileAppliesTo } from '../src/match/applies.js';
 import { compileDetector } from '../src/match/detector.js';
@@ -94,23 +94,8 @@ export async function pathsWorthReading(
   if (needed.size >= listed.length) return null;
   const pattern = grepPattern([...literals]);
   if (pattern.length > MAX_PATTERN_CHARS) return null;
-  let found: Buffer;
-  try {
-    // The C locale keeps PCRE in byte mode (under a UTF-8 locale git matches code points, and `\xc3` would mean U+00C3).
-    const r = await runGit(
-      root,
-      ['grep', '--cached', '-l', '-z', '-a', '--full-name', '--no-color', '--no-textconv', '-P', '-e', pattern],
-      {
-        env: { LC_ALL: 'C' },
-      },
-    );
-    // 1: no file matches; anything else but 0 (no PCRE, a git error): read everything.
-    if (r.code === 1) return needed;
-    if (r.code !== 0) return null;
-    found = r.stdout;
-  } catch {
-    return null;
-  }
-  for (const p of found.toString('utf8').split('\0')) if (p !== '') needed.add(p);
+  const found = await stagedFilesMatching(root, pattern);
+  if (found === null) return null;
+  for (const p of found) needed.add(p);
   return needed;
 }

@@ -45,7 +45,8 @@ async function gitOut(root: string, args: string[]): Promise<string | null> {
   return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A POSIX shell word for any text (single quotes). Pure. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The hooks git runs now from somewhere other than husky's folder, or null when there are none. */
 export async function foreignHooks(root: string): Promise<ForeignHooks | null> {

@@ -44,5 +44,6 @@ async function probeFrom(cwd: string, local: LocalRepository | null, early: Earl
     head: meta.get(HEAD_COMMIT)?.id ?? null,
     operation: operationIn(local.gitDir),
     objects: path.join(local.gitDir, 'objects'),
+    prefix: '',
   };
 }

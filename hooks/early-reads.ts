@@ -5,12 +5,10 @@
  * works while node compiles. Imports only the git runner and the readers of git's own files
  * (hooks/local-meta.ts), which load no builtin the launcher does not already have.
  */
-import { git, parseCatFileObjects, runGit, type BatchObject } from '../src/git/core.js';
+import { git, parseCatFileObjects, RAW_DIFF_ARGS, runGit, type BatchObject } from '../src/git/core.js';
 import type { LocalRepository } from '../src/git/local-repository.js';
 import { Layout } from '../src/layout.js';
 import { stagedFromFiles, withStagedDiff, type StagedFromFiles } from './local-meta.js';
-
-export const RAW_DIFF = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff'] as const;
 
 /** The constraint index and config as staged: what every staged check reads besides the blobs. */
 export const STAGED_META = [`:${Layout.constraintIndex}`, `:${Layout.config}`] as const;
@@ -40,7 +38,7 @@ export interface EarlyReads {
  * process, not two.
  */
 export function startStagedReads(cwd: string, local: LocalRepository | null = null, env: NodeJS.ProcessEnv = process.env): EarlyReads {
-  const diff = runGit(cwd, ['diff', '--cached', ...RAW_DIFF]).then(
+  const diff = runGit(cwd, ['diff', '--cached', ...RAW_DIFF_ARGS]).then(
     (r) => (r.code === 0 ? r.stdout : null),
     () => null,
   );
@@ -60,9 +58,19 @@ function attempt<T>(read: () => T | null): T | null {
   }
 }
 
+/**
+ * `:./<path>` and `HEAD:./<path>`: git takes a path after `./` from the folder it runs in, the
+ * project root, which may lie below the top level (src/git/project-root.ts); the root's prefix is
+ * not known yet when the early reads start. Only a work tree has such a folder, as a commit has.
+ */
+const FROM_ROOT = META.map((name) => name.replace(':', ':./'));
+
 function catFileMeta(cwd: string): Promise<Map<string, BatchObject | null> | null> {
-  return git(cwd, ['cat-file', '--batch'], { input: `${META.join('\n')}\n` }).then(
-    (out) => parseCatFileObjects(out, META),
+  return git(cwd, ['cat-file', '--batch'], { input: `${FROM_ROOT.join('\n')}\n` }).then(
+    (out) => {
+      const read = parseCatFileObjects(out, FROM_ROOT);
+      return new Map(META.map((name, i) => [name, read.get(FROM_ROOT[i]!) ?? null]));
+    },
     () => null,
   );
 }

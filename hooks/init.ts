@@ -15,7 +15,8 @@ import { writeFileAtomically } from '../src/fs/atomic.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { Layout } from '../src/layout.js';
 import { packageFile } from '../src/package-root.js';
-import { chainLines, chainProblems, foreignHooks } from './chain.js';
+import { rootPrefix } from '../src/git/project-root.js';
+import { chainLines, chainProblems, foreignHooks, shellQuote } from './chain.js';
 
 const run = promisify(execFile);
 
@@ -123,20 +124,54 @@ export function huskyBin(root: string): string | null {
   return existsSync(bin) ? bin : null;
 }
 
+/**
+ * A hook template's lines for a project root below the top level (`prefix` = `<dir>/`, git runs
+ * hooks at the top level): the bin of the project's own node_modules first, then the top level's
+ * (a workspace that hoists it), then the main worktree's project, and `--root <dir>` on the call
+ * (docs/hooks.md, "A project below the git top level"). The template as it is at the top level. Pure.
+ */
+export function hookForRoot(template: string, prefix: string): string {
+  if (prefix === '') return template;
+  const dir = prefix.replace(/\/$/, '');
+  return template
+    .replace(
+      'f=node_modules/.bin/findings;',
+      `f=${shellQuote(`${dir}/node_modules/.bin/findings`)}; [ -x "$f" ] || f=node_modules/.bin/findings;`,
+    )
+    .replace('/../node_modules/.bin/findings"', `/../"${shellQuote(dir)}"/node_modules/.bin/findings"`)
+    .replace(/("\$f" hook [a-z-]+)/, `$1 --root ${shellQuote(dir)}`);
+}
+
+/** The git top level of a project root whose prefix below it is `prefix`. Pure. */
+export function topLevelOfRoot(root: string, prefix: string): string {
+  return path.resolve(
+    root,
+    ...prefix
+      .split('/')
+      .filter((p) => p !== '')
+      .map(() => '..'),
+  );
+}
+
 export async function initRepository(root: string, env: NodeJS.ProcessEnv): Promise<InitResult> {
   const t = await loadTemplates();
   const steps: InitStep[] = [];
   const lines: string[] = [];
-  const foreign = await foreignHooks(root);
+  // Hooks live at the top level, where git runs them and husky installs them; a project below it
+  // keeps its own .gitattributes and .agents/ (docs/hooks.md, "A project below the git top level").
+  const prefix = await rootPrefix(root);
+  const top = topLevelOfRoot(root, prefix);
+  const foreign = await foreignHooks(top);
   const refused = chainProblems(foreign);
   if (refused.length > 0) return { steps, lines, refused };
   const names = [...new Set<string>([...INSTALLED_HOOKS, ...(foreign?.names ?? [])])].sort();
   for (const name of names) {
     const rel = `.husky/${name}`;
-    const existing = await readOrNull(path.join(root, rel));
-    const ours = (t.hooks as Record<string, string>)[name] ?? '';
+    const existing = await readOrNull(path.join(top, rel));
+    const ours = hookForRoot((t.hooks as Record<string, string>)[name] ?? '', prefix);
     const chain = foreign?.names.includes(name) ? chainLines(foreign, name) : [];
-    steps.push(await writeText(root, rel, hookScript(existing, ours, chain, LEGACY_LINES[name]), existing !== null, 0o755));
+    const step = await writeText(top, rel, hookScript(existing, ours, chain, LEGACY_LINES[name]), existing !== null, 0o755);
+    steps.push(prefix === '' ? step : { ...step, path: path.relative(root, path.join(top, rel)).split(path.sep).join('/') });
     if (chain.length > 0 && existing?.includes(chain[0]!) !== true)
       lines.push(`${foreign!.shown}/${name} keeps running: .husky/${name} calls it`);
   }
@@ -156,21 +191,21 @@ export async function initRepository(root: string, env: NodeJS.ProcessEnv): Prom
     if (entries.length === 0) steps.push(await writeText(root, keep, '', false));
     else steps.push({ path: entries.includes('.gitkeep') ? keep : dir, action: 'unchanged' });
   }
-  const husky = huskyBin(root);
+  const husky = huskyBin(root) ?? huskyBin(top);
   if (husky === null) {
     lines.push(
       'husky is not installed: run `npm i -D husky && npx husky` to activate the hooks (add "prepare": "husky" to package.json so fresh clones get them)',
     );
   } else if (env['HUSKY'] !== '0') {
     // husky 9 sets core.hooksPath to .husky/_ and writes its generated (git-ignored) shims there.
-    const r = await run(process.execPath, [husky], { cwd: root, env }).catch((e: { stdout?: string; stderr?: string }) => ({
+    const r = await run(process.execPath, [husky], { cwd: top, env }).catch((e: { stdout?: string; stderr?: string }) => ({
       stdout: e.stdout ?? '',
       stderr: e.stderr ?? 'husky failed',
     }));
     const said = `${r.stdout}${r.stderr}`.trim();
     lines.push(said === '' ? 'husky: hooks installed (core.hooksPath = .husky/_)' : `husky: ${said}`);
   }
-  if (!existsSync(path.join(root, 'node_modules', '.bin', 'findings'))) {
+  if (![root, top].some((dir) => existsSync(path.join(dir, 'node_modules', '.bin', 'findings')))) {
     lines.push(
       'the hooks call node_modules/.bin/findings, which is missing: install findings-compiler ' +
         'in this project as its README shows (a tarball or a git URL), next to husky',

@@ -9,9 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseRawDiff, type BatchObject, type RawChange } from '../src/git/core.js';
+import { changesAtRoot, parseRawDiff, type BatchObject, type RawChange } from '../src/git/core.js';
 import { readIndexEntries, type IndexEntry } from '../src/git/git-index.js';
 import { readLocalBlob } from '../src/git/local-blobs.js';
+import { topLevelOf } from '../src/git/project-root.js';
 import { localHead } from '../src/git/local-head.js';
 import type { LocalRepository } from '../src/git/local-repository.js';
 import { Layout } from '../src/layout.js';
@@ -71,7 +72,9 @@ export function stagedFromFiles(local: LocalRepository, env: NodeJS.ProcessEnv):
   } catch {
     return null;
   }
-  const staged = readIndexEntries(indexData, [Layout.constraintIndex, Layout.config], local.hashBytes);
+  // The project root is the top level here (prefix ''): the index file names paths from there.
+  const [indexAt, configAt] = [topLevelOf(Layout.constraintIndex, ''), topLevelOf(Layout.config, '')];
+  const staged = readIndexEntries(indexData, [indexAt, configAt], local.hashBytes);
   if (staged === null) return null;
   const objects = path.join(local.gitDir, 'objects');
   const read = (file: string, entry: IndexEntry | null | undefined): BatchObject | null | undefined => {
@@ -80,16 +83,17 @@ export function stagedFromFiles(local: LocalRepository, env: NodeJS.ProcessEnv):
     const data = readLocalBlob(local.topLevel, objects, { path: file, mode: entry.mode, sha: entry.sha });
     return data === null ? undefined : { id: entry.sha, data };
   };
-  const stagedIndexEntry = staged.get(Layout.constraintIndex);
+  const stagedIndexEntry = staged.get(indexAt);
   const stagedIndex = read(Layout.constraintIndex, stagedIndexEntry);
-  const stagedConfig = read(Layout.config, staged.get(Layout.config));
+  const stagedConfig = read(Layout.config, staged.get(configAt));
   if (stagedIndex === undefined || stagedConfig === undefined) return null;
   return { head, stagedIndexEntry, stagedIndex, stagedConfig, read };
 }
 
 /** The answers, once the staged diff is in (it names HEAD's constraint index); null when git must be asked. */
 export function withStagedDiff(files: StagedFromFiles, diff: Buffer): LocalMeta | null {
-  const before = headEntry(parseRawDiff(diff), Layout.constraintIndex, files.stagedIndexEntry);
+  // An ordinary repository's hook runs at its top level, which is the project root (prefix '').
+  const before = headEntry(changesAtRoot(parseRawDiff(diff), ''), Layout.constraintIndex, files.stagedIndexEntry);
   if (before === undefined) return null;
   const headIndex = before?.sha === files.stagedIndexEntry?.sha ? files.stagedIndex : files.read(Layout.constraintIndex, before);
   if (headIndex === undefined) return null;

@@ -10,18 +10,20 @@ import path from 'node:path';
 import {
   EMPTY_TREE,
   NULL_SHA,
-  git,
   indexEntries,
-  parseRawDiff,
+  listedFiles,
+  rangeChanges,
   readObjects,
   resolveCommit,
+  rootChanges,
+  stagedChangesFrom,
   treeEntries,
   type RawChange,
 } from '../src/git/core.js';
 import { Layout } from '../src/layout.js';
 import { pathsWorthReading } from './blob-selection.js';
 import { readLocalBlobs } from '../src/git/local-blobs.js';
-import { HEAD_INDEX, RAW_DIFF, STAGED_META, type EarlyReads } from './early-reads.js';
+import { HEAD_INDEX, STAGED_META, type EarlyReads } from './early-reads.js';
 import type { FileContent } from '../src/repo-files.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
@@ -130,7 +132,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       // Paths in the diff are the top level's; early reads count only if they ran where these would.
       const early = known.early !== undefined && known.early.cwd === root ? known.early : null;
       const diff = early === null ? null : await early.diff;
-      const raw = parseRawDiff(diff ?? (await git(root, ['diff', '--cached', ...RAW_DIFF, base])));
+      const raw = diff === null ? await stagedChangesFrom(root, base) : await rootChanges(root, diff);
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       // `:<path>` names the index's stage-0 blob; cat-file honours GIT_INDEX_FILE like every git child.
@@ -147,7 +149,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       break;
     }
     case 'range': {
-      const raw = parseRawDiff(await git(root, ['diff', ...RAW_DIFF, mode.from, mode.to]));
+      const raw = await rangeChanges(root, mode.from, mode.to);
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
       metaNames = [`${mode.to}:${Layout.constraintIndex}`, `${mode.to}:${Layout.config}`];
@@ -277,15 +279,7 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
       throw new UsageError(`${n}: cannot read (${(error as { code?: string }).code ?? String(error)})`);
     }
     if (!isDir) names.push(n);
-    else {
-      const listed = await git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', literal(n)]);
-      names.push(
-        ...listed
-          .toString('utf8')
-          .split('\0')
-          .filter((p) => p !== ''),
-      );
-    }
+    else names.push(...(await listedFiles(root, [literal(n)], true)));
   }
   const skipped: { path: string; reason: string }[] = [];
   const files: FileContent[] = [];

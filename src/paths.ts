@@ -101,3 +101,23 @@ export function displayPath(root: string, abs: string): string {
   const rel = path.relative(root, abs);
   return rel === '' ? '.' : toPosix(rel);
 }
+
+declare const topLevelPathBrand: unique symbol;
+declare const rootPathBrand: unique symbol;
+
+/**
+ * A path relative to the git work tree's top level, as git prints it (`diff --raw`, a patch's
+ * `+++ b/` line, `ls-files --full-name`, `ls-tree --full-tree`, `grep --full-name`, the index
+ * file). To the type checker it is not a string: it cannot be compared with, looked up as, or
+ * passed as a root-relative path until src/git converts it (`rootPathOf`, src/git/project-root.ts).
+ * The project root (the folder holding `.agents/`) may lie below the top level, as a monorepo's
+ * package does (ARCHITECTURE.md, "Paths").
+ */
+export type TopLevelPath = { readonly [topLevelPathBrand]: true };
+
+/**
+ * A path relative to the project root, `/`-separated: what every path outside src/git is. src/git
+ * returns this type for what it converted from git's top-level paths; a plain string is taken as
+ * root-relative wherever a path goes in.
+ */
+export type RootPath = string & { readonly [rootPathBrand]: true };

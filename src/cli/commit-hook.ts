@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { probeRepository, type CommitState, type RepositoryProbe } from '../git/probe.js';
+import { knowPrefix } from '../git/project-root.js';
 import { commitHookSkipped } from '../../hooks/skip.js';
 import { preCommit, type CommitHook } from '../../hooks/pre-commit.js';
 import { startStagedReads } from '../../hooks/early-reads.js';
@@ -31,11 +32,14 @@ export async function probeRoot(
   if (rootOption === undefined) {
     const found = await (started ?? probeRepository(io.cwd));
     if (found === null) throw new UsageError(`${io.cwd}: not a git repository (run \`git init\` first)`);
+    // git runs hooks at the top level: that is the project root unless --root names another (src/git/project-root.ts).
+    knowPrefix(found.topLevel, '');
     return { root: found.topLevel, state: found };
   }
   const root = rootDirectory(rootOption, io);
   const found = await probeRepository(root);
   if (found === null) throw new UsageError(`${rootOption}: not a git repository (run \`git init\` first)`);
+  if (found.prefix !== null) knowPrefix(root, found.prefix);
   return { root, state: found };
 }
 

@@ -7,7 +7,7 @@
 import { ExitCode } from '../exit-codes.js';
 import { reportFailure, stopQuietlyOnClosedPipe } from './failure.js';
 import { processIo, type CliIo } from './io.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 import { VERSION } from '../version.js';
 
 export interface CommandModule {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type { Diagnostic } from '../diagnostics.js';
 import { UsageError } from '../exit-codes.js';
-import { topLevel } from '../git/core.js';
+import { findProjectRoot, namedProjectRoot } from '../git/project-root.js';
 import { formatDiagnostics, parseFormat, type Format, type FormatContext } from '../output/format.js';
 import { paintFor, type Paint } from '../output/paint.js';
 import type { CliIo } from './io.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 
 /** A commander command that never calls process.exit and writes to the given io. */
 export function baseCommand(name: string, description: string, io: CliIo): Command {
@@ -87,20 +87,24 @@ export function rootDirectory(rootOption: string, io: CliIo): string {
   return abs;
 }
 
-/** `--root`, else the git top level of cwd, else cwd. */
+/**
+ * `--root`, else the project root of cwd (the nearest folder from cwd up to the git top level that
+ * holds `.agents/`, else the top level: src/git/project-root.ts), else cwd outside a repository.
+ */
 export async function resolveRoot(rootOption: string | undefined, io: CliIo): Promise<string> {
-  if (rootOption !== undefined) return rootDirectory(rootOption, io);
-  return (await topLevel(io.cwd)) ?? io.cwd;
+  if (rootOption === undefined) return (await findProjectRoot(io.cwd))?.root ?? io.cwd;
+  const root = rootDirectory(rootOption, io);
+  // The root's prefix below the top level, for every git process that follows (null outside a repository).
+  await namedProjectRoot(root);
+  return root;
 }
 
 /** Like resolveRoot, for commands that need git: outside a repository is a usage error (exit 2). */
 export async function resolveGitRoot(rootOption: string | undefined, io: CliIo): Promise<string> {
-  // Without --root, one rev-parse both finds and proves the top level (each git process costs the hook).
-  const found = rootOption === undefined ? await topLevel(io.cwd) : null;
-  if (found !== null) return found;
-  const root = await resolveRoot(rootOption, io);
-  if ((await topLevel(root)) === null) throw new UsageError(`${rootOption ?? root}: not a git repository (run \`git init\` first)`);
-  return root;
+  // One rev-parse both finds and proves the root (each git process costs the hook).
+  const found = rootOption === undefined ? await findProjectRoot(io.cwd) : await namedProjectRoot(rootDirectory(rootOption, io));
+  if (found === null) throw new UsageError(`${rootOption ?? io.cwd}: not a git repository (run \`git init\` first)`);
+  return found.root;
 }
 
 export interface CommonOptions {

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { GitError } from './core.js';
+import { GitError, gitEnv } from './core.js';
 
 interface Pending {
   readonly name: string;
@@ -26,7 +26,7 @@ export class BlobStream {
   private stderr = '';
 
   constructor(root: string) {
-    this.child = spawn('git', ['cat-file', '--batch'], { cwd: root, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn('git', ['cat-file', '--batch'], { cwd: root, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     this.child.stderr.on('data', (d: Buffer) => {
       this.stderr += d.toString('utf8');

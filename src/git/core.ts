@@ -7,6 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { brandErrorClass } from '../exit-codes.js';
+import type { RootPath, TopLevelPath } from '../paths.js';
+import { asTopLevel, gitObjectName, rootPathOf, rootPrefix, topLevelOf, topLevelText } from './project-root.js';
 
 export interface GitResult {
   readonly code: number;
@@ -26,9 +28,24 @@ export class GitError extends Error {
 }
 brandErrorClass(GitError, 'GitError');
 
-/** The environment git children get: ours, untouched (it carries GIT_INDEX_FILE, GIT_DIR, …). */
-function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, ...extra };
+/**
+ * What git reads with replacements off and grafts ignored: `git replace` and `.git/info/grafts`
+ * change what `cat-file`, `diff` and `log` show, but not what `git commit` records or `git push`
+ * sends, so a judgment read through them would judge other content than the commit's
+ * (docs/stack-pitfalls.md#18, docs/hooks.md "What a change can and cannot do to its own judgment").
+ * A graft file that cannot hold a line (the null device) stands in for the repository's.
+ */
+export const NO_REPLACEMENTS: Readonly<Record<string, string>> = {
+  GIT_NO_REPLACE_OBJECTS: '1',
+  GIT_GRAFT_FILE: process.platform === 'win32' ? '\\\\.\\nul' : '/dev/null',
+};
+
+/**
+ * The environment git children get: ours, untouched (it carries GIT_INDEX_FILE, GIT_DIR, …), with
+ * replacements off and grafts ignored (NO_REPLACEMENTS), then `extra` laid over it.
+ */
+export function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...process.env, ...NO_REPLACEMENTS, ...extra };
 }
 
 export interface RunGitOptions {
@@ -86,8 +103,8 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string | 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 export const NULL_SHA = '0000000000000000000000000000000000000000';
 
-/** One entry of `git diff --raw -z` output. */
-export interface RawChange {
+/** One entry of `git diff --raw -z` output; its paths root-relative unless `P` says otherwise (TopLevelPath: as git printed them). */
+export interface RawChange<P = string> {
   /** A, M, D, R, C, T, U, X */
   readonly status: string;
   readonly srcMode: string;
@@ -95,15 +112,15 @@ export interface RawChange {
   readonly srcSha: string;
   readonly dstSha: string;
   /** Path after the change (the new path for renames). */
-  readonly path: string;
+  readonly path: P;
   /** The old path for renames and copies. */
-  readonly oldPath?: string;
+  readonly oldPath?: P;
 }
 
-/** Parses `git diff --raw -z --no-abbrev` output. Pure. */
-export function parseRawDiff(out: Buffer): RawChange[] {
+/** Parses `git diff --raw -z --no-abbrev` output: paths from the top level, as git prints them. Pure. */
+export function parseRawDiff(out: Buffer): RawChange<TopLevelPath>[] {
   const parts = out.toString('utf8').split('\0');
-  const changes: RawChange[] = [];
+  const changes: RawChange<TopLevelPath>[] = [];
   let i = 0;
   while (i < parts.length) {
     const header = parts[i];
@@ -114,50 +131,118 @@ export function parseRawDiff(out: Buffer): RawChange[] {
     const [srcMode, dstMode, srcSha, dstSha, statusField] = header.slice(1).split(' ');
     const status = (statusField ?? '').charAt(0);
     if (status === 'R' || status === 'C') {
-      const oldPath = parts[i + 1] ?? '';
-      const newPath = parts[i + 2] ?? '';
+      const oldPath = asTopLevel(parts[i + 1] ?? '');
+      const newPath = asTopLevel(parts[i + 2] ?? '');
       changes.push({ status, srcMode: srcMode!, dstMode: dstMode!, srcSha: srcSha!, dstSha: dstSha!, path: newPath, oldPath });
       i += 3;
     } else {
-      changes.push({ status, srcMode: srcMode!, dstMode: dstMode!, srcSha: srcSha!, dstSha: dstSha!, path: parts[i + 1] ?? '' });
+      changes.push({
+        status,
+        srcMode: srcMode!,
+        dstMode: dstMode!,
+        srcSha: srcSha!,
+        dstSha: dstSha!,
+        path: asTopLevel(parts[i + 1] ?? ''),
+      });
       i += 2;
     }
   }
   return changes;
 }
 
+const NO_MODE = '000000';
+
+/**
+ * The changes under the project root, with root-relative paths (src/git/project-root.ts). A
+ * rename into the root from outside it is an addition there, a rename out of it a deletion; a
+ * copy from outside is an addition. Pure.
+ */
+export function changesAtRoot(changes: readonly RawChange<TopLevelPath>[], prefix: string): RawChange<RootPath>[] {
+  const out: RawChange<RootPath>[] = [];
+  for (const c of changes) {
+    const now = rootPathOf(c.path, prefix);
+    const was = c.oldPath === undefined ? null : rootPathOf(c.oldPath, prefix);
+    const { oldPath: _old, path: _path, ...rest } = c;
+    if (c.oldPath === undefined) {
+      if (now !== null) out.push({ ...rest, path: now });
+    } else if (now !== null && was !== null) out.push({ ...rest, path: now, oldPath: was });
+    else if (now !== null) out.push({ ...rest, status: 'A', srcMode: NO_MODE, srcSha: NULL_SHA, path: now });
+    else if (was !== null && c.status === 'R') out.push({ ...rest, status: 'D', dstMode: NO_MODE, dstSha: NULL_SHA, path: was });
+  }
+  return out;
+}
+
+/** The root-relative changes of `git diff --raw -z` output that git printed for `root`. */
+export async function rootChanges(root: string, out: Buffer): Promise<RawChange<RootPath>[]> {
+  return changesAtRoot(parseRawDiff(out), await rootPrefix(root));
+}
+
+/** The options of every raw diff: whole object names, renames, no external diff, paths from the top level whatever the config. */
+export const RAW_DIFF_ARGS = ['--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', '--no-relative'] as const;
+
 /** Staged changes (index against HEAD, or against the empty tree before the first commit). */
-export async function stagedChanges(cwd: string): Promise<RawChange[]> {
+export async function stagedChanges(cwd: string): Promise<RawChange<RootPath>[]> {
   const head = await resolveCommit(cwd, 'HEAD');
-  const out = await git(cwd, ['diff', '--cached', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', head ?? EMPTY_TREE]);
-  return parseRawDiff(out);
+  return stagedChangesFrom(cwd, head ?? EMPTY_TREE);
+}
+
+/** Staged changes against `base` (HEAD's commit or the empty tree). */
+export async function stagedChangesFrom(cwd: string, base: string): Promise<RawChange<RootPath>[]> {
+  return rootChanges(cwd, await git(cwd, ['diff', '--cached', ...RAW_DIFF_ARGS, base]));
 }
 
 /** Changes between two commits (`from` may be the empty tree). */
-export async function rangeChanges(cwd: string, from: string, to: string): Promise<RawChange[]> {
-  const out = await git(cwd, ['diff', '--raw', '-z', '-M', '--no-abbrev', '--no-ext-diff', from, to]);
-  return parseRawDiff(out);
+export async function rangeChanges(cwd: string, from: string, to: string): Promise<RawChange<RootPath>[]> {
+  return rootChanges(cwd, await git(cwd, ['diff', ...RAW_DIFF_ARGS, from, to]));
 }
 
-/** One blob entry of a tree or of the index. */
+/** One blob entry of a tree or of the index, its path root-relative. */
 export interface BlobEntry {
   readonly mode: string;
   readonly sha: string;
   readonly path: string;
 }
 
-/** Entries of the index (`git ls-files -s -z`), stage 0 only, optionally under path prefixes. */
+/**
+ * Entries of the index (`git ls-files -s -z`), stage 0 only, optionally under pathspecs (relative
+ * to the project root, where git runs); only the project root's files.
+ */
 export async function indexEntries(cwd: string, prefixes: readonly string[] = []): Promise<BlobEntry[]> {
-  const out = await git(cwd, ['ls-files', '-s', '-z', '--', ...prefixes]);
+  const out = await git(cwd, ['ls-files', '-s', '-z', '--full-name', '--', ...prefixes]);
+  const prefix = await rootPrefix(cwd);
   const entries: BlobEntry[] = [];
   for (const rec of out.toString('utf8').split('\0')) {
     if (!rec) continue;
     const tab = rec.indexOf('\t');
     const [mode, sha, stage] = rec.slice(0, tab).split(' ');
     if (stage !== '0') continue;
-    entries.push({ mode: mode!, sha: sha!, path: rec.slice(tab + 1) });
+    const p = rootPathOf(asTopLevel(rec.slice(tab + 1)), prefix);
+    if (p !== null) entries.push({ mode: mode!, sha: sha!, path: p });
   }
   return entries;
+}
+
+/**
+ * The files `git ls-files` lists under root-relative pathspecs (tracked, and with `others` the
+ * untracked files that are not ignored), as root-relative paths.
+ */
+export async function listedFiles(cwd: string, pathspecs: readonly string[], others: boolean): Promise<RootPath[]> {
+  const out = await git(cwd, [
+    'ls-files',
+    '-z',
+    '--full-name',
+    '--cached',
+    ...(others ? ['--others', '--exclude-standard'] : []),
+    '--',
+    ...pathspecs,
+  ]);
+  const prefix = await rootPrefix(cwd);
+  const files: RootPath[] = [];
+  for (const listed of out.toString('utf8').split('\0')) {
+    const p = listed === '' ? null : rootPathOf(asTopLevel(listed), prefix);
+    if (p !== null) files.push(p);
+  }
+  return files;
 }
 
 /**
@@ -168,23 +253,36 @@ export interface PlumbingOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Blob entries of a commit's tree (`git ls-tree -r -z`), optionally under path prefixes; gitlinks (mode 160000) included. */
+/**
+ * Blob entries of a commit's tree (`git ls-tree -r -z`) under the project root, optionally under
+ * root-relative path prefixes; gitlinks (mode 160000) included. A foreign repository (`env`) has
+ * no project root below its top level.
+ */
 export async function treeEntries(
   cwd: string,
   commit: string,
   prefixes: readonly string[] = [],
   options: PlumbingOptions = {},
 ): Promise<BlobEntry[]> {
-  const out = await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...prefixes], runOptions(options));
+  const prefix = await prefixFor(cwd, options);
+  // --full-tree: every path (and pathspec) from the top level, whatever folder git runs in.
+  const specs = prefix === '' ? prefixes : prefixes.length === 0 ? [prefix] : prefixes.map((p) => topLevelText(topLevelOf(p, prefix)));
+  const out = await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...specs], runOptions(options));
   const entries: BlobEntry[] = [];
   for (const rec of out.toString('utf8').split('\0')) {
     if (!rec) continue;
     const tab = rec.indexOf('\t');
     const [mode, type, sha] = rec.slice(0, tab).split(' ');
     if (type !== 'blob' && type !== 'commit') continue;
-    entries.push({ mode: mode!, sha: sha!, path: rec.slice(tab + 1) });
+    const p = rootPathOf(asTopLevel(rec.slice(tab + 1)), prefix);
+    if (p !== null) entries.push({ mode: mode!, sha: sha!, path: p });
   }
   return entries;
+}
+
+/** The project root's prefix for a git process: none in a foreign repository (`env` laid over ours). */
+function prefixFor(cwd: string, options: PlumbingOptions): Promise<string> {
+  return options.env === undefined ? rootPrefix(cwd) : Promise.resolve('');
 }
 
 /** Parses `git cat-file --batch` output for the names it was asked, in order. Pure. */
@@ -227,7 +325,8 @@ function eachBatchObject(out: Buffer, names: readonly string[], take: (name: str
 
 /**
  * Reads many objects with one `git cat-file --batch` process (docs/stack-pitfalls.md#5).
- * Keys are object names (shas or `<rev>:<path>` without newlines); missing objects map to null.
+ * Keys are object names (shas, or `<rev>:<path>` with a root-relative path, without newlines:
+ * the path is made top-level for git, src/git/project-root.ts); missing objects map to null.
  */
 export async function readObjects(
   cwd: string,
@@ -236,7 +335,13 @@ export async function readObjects(
 ): Promise<Map<string, Buffer | null>> {
   const unique = [...new Set(names)];
   if (unique.length === 0) return new Map();
-  return parseCatFileBatch(await git(cwd, ['cat-file', '--batch'], { ...runOptions(options), input: `${unique.join('\n')}\n` }), unique);
+  const prefix = await prefixFor(cwd, options);
+  const asked = unique.map((n) => gitObjectName(n, prefix));
+  const read = parseCatFileBatch(
+    await git(cwd, ['cat-file', '--batch'], { ...runOptions(options), input: `${asked.join('\n')}\n` }),
+    asked,
+  );
+  return prefix === '' ? read : new Map(unique.map((n, i) => [n, read.get(asked[i]!) ?? null]));
 }
 
 function runOptions(options: PlumbingOptions): RunGitOptions {

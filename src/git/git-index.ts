@@ -7,6 +7,9 @@
  * Format: https://git-scm.com/docs/index-format
  */
 
+import type { TopLevelPath } from '../paths.js';
+import { topLevelText } from './project-root.js';
+
 /** A stage-0 entry of the index: what `:<path>` names. */
 export interface IndexEntry {
   readonly mode: string;
@@ -22,17 +25,17 @@ const FLAG_NAME_LENGTH = 0x0fff;
 const EXTENDED_INTENT_TO_ADD = 0x2000;
 
 /**
- * The stage-0 entries of `paths` in the index file `data`, absent when the index has no entry
+ * The stage-0 entries of `paths` (from the top level: the index file names every path so) in the index file `data`, absent when the index has no entry
  * for a path; or null when this reader cannot vouch for the answer (see above). `hashBytes` is 20
  * for SHA-1 repositories, 32 for SHA-256.
  */
-export function readIndexEntries(data: Buffer, paths: readonly string[], hashBytes: 20 | 32): Map<string, IndexEntry> | null {
+export function readIndexEntries(data: Buffer, paths: readonly TopLevelPath[], hashBytes: 20 | 32): Map<TopLevelPath, IndexEntry> | null {
   if (data.length < HEADER || data.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const count = data.readUInt32BE(8);
-  const wanted = paths.map((p) => Buffer.from(p, 'utf8'));
-  const found = new Map<string, IndexEntry>();
+  const wanted = paths.map((p) => Buffer.from(topLevelText(p), 'utf8'));
+  const found = new Map<TopLevelPath, IndexEntry>();
   // The bytes of the end of the index: its checksum. Entries and extensions stop before it.
   const end = data.length - hashBytes;
   // Every commit walks the whole index (thousands of entries), mostly before V8 has optimised

@@ -10,14 +10,15 @@
  */
 import { UsageError } from '../exit-codes.js';
 import { spawn } from 'node:child_process';
-import { git, GitError, parseRawDiff, resolveCommit, type RawChange } from './core.js';
+import { changesAtRoot, git, GitError, gitEnv, parseRawDiff, resolveCommit, type RawChange } from './core.js';
+import { rootPrefix } from './project-root.js';
 
 export interface HistoryCommit {
   /** Full sha. */
   readonly sha: string;
   /** Parent shas, first parent first (empty for a root commit). */
   readonly parents: readonly string[];
-  /** Changes against the first parent (renames appear as a deletion plus an addition). */
+  /** Changes against the first parent under the project root, root-relative (renames appear as a deletion plus an addition). */
   readonly changes: readonly RawChange[];
 }
 
@@ -42,7 +43,7 @@ interface ParsedCommit {
  * be mistaken for a commit boundary. Unless `final`, a commit counts as complete only once the
  * byte after its last record is in `out` (more records could follow in the next chunk).
  */
-function parseCommitAt(out: Buffer, pos: number, final: boolean): ParsedCommit | null {
+function parseCommitAt(out: Buffer, pos: number, final: boolean, prefix: string): ParsedCommit | null {
   let end = out.indexOf(NUL, pos);
   if (end === -1) {
     if (!final) return null;
@@ -71,7 +72,7 @@ function parseCommitAt(out: Buffer, pos: number, final: boolean): ParsedCommit |
     p = next + 1;
   }
   if (!final && p >= out.length) return null;
-  const commit = { sha, parents, changes: parseRawDiff(out.subarray(recordStart, p)) };
+  const commit = { sha, parents, changes: changesAtRoot(parseRawDiff(out.subarray(recordStart, p)), prefix) };
   if (out[p] === 0x0a) p += 1;
   return { commit, next: p };
 }
@@ -80,7 +81,7 @@ function parseCommitAt(out: Buffer, pos: number, final: boolean): ParsedCommit |
  * The commits that start at a START byte in `out`, from the front; stops at an incomplete commit
  * unless `complete` (the whole output is there). Returns where parsing stopped. Pure.
  */
-function scanCommits(out: Buffer, complete: boolean): { commits: HistoryCommit[]; stop: number } {
+function scanCommits(out: Buffer, complete: boolean, prefix: string): { commits: HistoryCommit[]; stop: number } {
   const commits: HistoryCommit[] = [];
   let pos = 0;
   while (pos < out.length) {
@@ -88,7 +89,7 @@ function scanCommits(out: Buffer, complete: boolean): { commits: HistoryCommit[]
       pos += 1;
       continue;
     }
-    const r = parseCommitAt(out, pos, complete);
+    const r = parseCommitAt(out, pos, complete, prefix);
     if (r === null) break;
     commits.push(r.commit);
     pos = r.next;
@@ -96,9 +97,12 @@ function scanCommits(out: Buffer, complete: boolean): { commits: HistoryCommit[]
   return { commits, stop: pos };
 }
 
-/** Parses `git log --format=%x01%H %P --raw -z --no-abbrev` output. Pure. */
-export function parseLogRaw(out: Buffer): HistoryCommit[] {
-  return scanCommits(out, true).commits;
+/**
+ * Parses `git log --format=%x01%H %P --raw -z --no-abbrev` output; `prefix` is the project root's
+ * below the top level (only its changes are kept, root-relative: src/git/project-root.ts). Pure.
+ */
+export function parseLogRaw(out: Buffer, prefix = ''): HistoryCommit[] {
+  return scanCommits(out, true, prefix).commits;
 }
 
 /**
@@ -108,16 +112,19 @@ export function parseLogRaw(out: Buffer): HistoryCommit[] {
 export class LogRawParser {
   private tail: Buffer = Buffer.alloc(0);
 
+  /** `prefix`: the project root's below the top level (parseLogRaw). */
+  constructor(private readonly prefix = '') {}
+
   push(chunk: Buffer): HistoryCommit[] {
     const out = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
-    const { commits, stop } = scanCommits(out, false);
+    const { commits, stop } = scanCommits(out, false, this.prefix);
     // Copy the tail so the chunk it came from can be freed.
     this.tail = Buffer.from(out.subarray(stop));
     return commits;
   }
 
   end(): HistoryCommit[] {
-    const rest = parseLogRaw(this.tail);
+    const rest = parseLogRaw(this.tail, this.prefix);
     this.tail = Buffer.alloc(0);
     return rest;
   }
@@ -143,7 +150,7 @@ async function rangeArgs(root: string, head: string, range: HistoryRange): Promi
  */
 export async function historyCommits(root: string, head: string, range: HistoryRange = {}): Promise<HistoryCommit[]> {
   const out = await git(root, ['log', ...LOG_ARGS, ...(await rangeArgs(root, head, range)), '--']);
-  return parseLogRaw(out);
+  return parseLogRaw(out, await rootPrefix(root));
 }
 
 const LOG_ARGS = [
@@ -151,6 +158,7 @@ const LOG_ARGS = [
   '--raw',
   '-z',
   '--no-abbrev',
+  '--no-relative',
   '--no-renames',
   '--no-ext-diff',
   '--no-textconv',
@@ -172,7 +180,8 @@ export async function countCommits(root: string, head: string, range: HistoryRan
  */
 export async function* streamHistory(root: string, head: string, range: HistoryRange = {}): AsyncGenerator<HistoryCommit> {
   const args = ['log', ...LOG_ARGS, '--topo-order', '--reverse', ...(await rangeArgs(root, head, range)), '--'];
-  const child = spawn('git', args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const parser = new LogRawParser(await rootPrefix(root));
+  const child = spawn('git', args, { cwd: root, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve(code ?? -1));
@@ -181,7 +190,6 @@ export async function* streamHistory(root: string, head: string, range: HistoryR
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString('utf8');
   });
-  const parser = new LogRawParser();
   let finished = false;
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {

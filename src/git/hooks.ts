@@ -5,10 +5,12 @@
  */
 import { fsPromises } from '../lazy-builtins.js';
 import path from 'node:path';
+import type { TopLevelPath } from '../paths.js';
 import { git, runGit } from './core.js';
 import { commitState } from './probe.js';
+import { asTopLevel, rootPathOf, rootPrefix } from './project-root.js';
 
-/** Added line numbers (1-based, in the new version) per path. */
+/** Added line numbers (1-based, in the new version) per root-relative path. */
 export type AddedLines = Map<string, Set<number>>;
 
 /** Options that make patch output independent of the user's diff configuration. */
@@ -31,14 +33,24 @@ const PATCH_ARGS = [
 export async function stagedAddedLines(root: string, base: string, paths: readonly string[]): Promise<AddedLines> {
   if (paths.length === 0) return new Map();
   const out = await git(root, [...PATCH_ARGS, '--cached', base, ...pathspecs(paths)]);
-  return parseAddedLines(out);
+  return atRoot(parseAddedLines(out), await rootPrefix(root));
 }
 
 /** Lines added between two commits. */
 export async function rangeAddedLines(root: string, from: string, to: string, paths: readonly string[]): Promise<AddedLines> {
   if (paths.length === 0) return new Map();
   const out = await git(root, [...PATCH_ARGS, from, to, ...pathspecs(paths)]);
-  return parseAddedLines(out);
+  return atRoot(parseAddedLines(out), await rootPrefix(root));
+}
+
+/** The added lines of the project root's files, by root-relative path (src/git/project-root.ts). Pure. */
+function atRoot(lines: ReadonlyMap<TopLevelPath, Set<number>>, prefix: string): AddedLines {
+  const out: AddedLines = new Map();
+  for (const [p, added] of lines) {
+    const rel = rootPathOf(p, prefix);
+    if (rel !== null) out.set(rel, added);
+  }
+  return out;
 }
 
 /**
@@ -59,10 +71,10 @@ function pathspecs(paths: readonly string[]): string[] {
  * characters); hunk bodies are skipped by their counts, so an added line that itself starts
  * with `++ b/` is never mistaken for a header.
  */
-export function parseAddedLines(out: Buffer | string): AddedLines {
+export function parseAddedLines(out: Buffer | string): Map<TopLevelPath, Set<number>> {
   const text = typeof out === 'string' ? out : out.toString('utf8');
   const lines = text.split('\n');
-  const result: AddedLines = new Map();
+  const result = new Map<TopLevelPath, Set<number>>();
   let current: Set<number> | null = null;
   let i = 0;
   while (i < lines.length) {
@@ -80,7 +92,7 @@ export function parseAddedLines(out: Buffer | string): AddedLines {
         continue;
       }
       const unquoted = name.startsWith('"') ? unquoteC(name) : name;
-      const file = unquoted.startsWith('b/') ? unquoted.slice(2) : unquoted;
+      const file = asTopLevel(unquoted.startsWith('b/') ? unquoted.slice(2) : unquoted);
       current = result.get(file) ?? new Set<number>();
       result.set(file, current);
       continue;

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runGit } from './core.js';
 import type { Operation } from './hooks.js';
+import { knowPrefix } from './project-root.js';
 
 /** The state files of each operation, in the order git's own status checks them. */
 const OPERATION_FILES: readonly (readonly [string, Operation])[] = [
@@ -25,6 +26,8 @@ export interface CommitState {
   readonly operation: Operation | null;
   /** git's objects folder (absolute; GIT_OBJECT_DIRECTORY when set), where staged blobs are read from (src/git/local-blobs.ts). */
   readonly objects: string | null;
+  /** The probed folder's place below the top level ('' there; src/git/project-root.ts), null when git could not tell. */
+  readonly prefix: string | null;
 }
 
 /** What one probe of the current folder tells a commit hook: the top level, HEAD and the operation. */
@@ -34,6 +37,7 @@ export interface RepositoryProbe extends CommitState {
 }
 
 const STATE_ARGS: readonly string[] = [
+  '--show-prefix',
   ...OPERATION_FILES.flatMap(([f]) => ['--git-path', f]),
   '--git-path',
   'objects',
@@ -43,8 +47,9 @@ const STATE_ARGS: readonly string[] = [
 ];
 
 /**
- * `git rev-parse [--show-toplevel] --git-path <f>… --git-path objects --verify --quiet HEAD^{commit}`:
- * git prints the top level, then the state-file paths and the objects folder (relative to `cwd`), then the sha; when HEAD does not
+ * `git rev-parse [--show-toplevel] --show-prefix --git-path <f>… --git-path objects --verify --quiet HEAD^{commit}`:
+ * git prints the top level, `cwd`'s prefix below it (an empty line at the top level), then the
+ * state-file paths and the objects folder (relative to `cwd`), then the sha; when HEAD does not
  * resolve it still prints the rest and exits 1. Any other exit (128: not a repository, or inside
  * the git folder, where there is no work tree) means there is nothing to probe: null.
  */
@@ -53,16 +58,16 @@ async function probe(cwd: string, withTopLevel: boolean): Promise<(CommitState &
   // Looking for the top level, a folder git cannot even start in is "not a repository" (as topLevel says).
   const r = withTopLevel ? await runGit(cwd, args).catch(() => null) : await runGit(cwd, args);
   if (r === null || (r.code !== 0 && r.code !== 1)) return null;
-  const lines = r.stdout
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l !== '');
-  const first = withTopLevel ? 1 : 0;
+  const lines = r.stdout.toString('utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const prefixAt = withTopLevel ? 1 : 0;
+  const first = prefixAt + 1;
   const paths = first + OPERATION_FILES.length + 1;
-  if (lines.length < paths) return null;
+  if (lines.length < paths || lines.slice(first, paths).some((l) => l === '')) return null;
   const head = r.code === 0 ? (lines[paths] ?? null) : null;
   const objects = path.resolve(cwd, lines[paths - 1]!);
-  return { topLevel: withTopLevel ? lines[0]! : null, head, operation: operationFrom(cwd, lines.slice(first)), objects };
+  const prefix = lines[prefixAt]!;
+  return { topLevel: withTopLevel ? lines[0]! : null, head, operation: operationFrom(cwd, lines.slice(first)), objects, prefix };
 }
 
 /**
@@ -73,12 +78,16 @@ export async function probeRepository(cwd: string): Promise<RepositoryProbe | nu
   const found = await probe(cwd, true);
   return found === null || found.topLevel === null
     ? null
-    : { topLevel: found.topLevel, head: found.head, operation: found.operation, objects: found.objects };
+    : { topLevel: found.topLevel, head: found.head, operation: found.operation, objects: found.objects, prefix: found.prefix };
 }
 
 /** HEAD and the operation in progress at `root`; both null when git cannot tell. */
 export async function commitState(root: string): Promise<CommitState> {
-  return (await probe(root, false)) ?? { head: null, operation: null, objects: null };
+  const found = await probe(root, false);
+  if (found === null) return { head: null, operation: null, objects: null, prefix: null };
+  // Every later git process at this root converts the paths it prints with it (src/git/project-root.ts).
+  if (found.prefix !== null) knowPrefix(root, found.prefix);
+  return found;
 }
 
 /** The operation in progress in the worktree whose git folder is `gitDir` (its state files there). */

@@ -7,7 +7,6 @@
  * lexical cluster of the export's comments (./lexical.ts). A comment alike to no other keeps no
  * class: `recur` then derives one from its folder and words, as for any finding.
  */
-import type { ImportClassRule } from '../config.js';
 import { re2js } from '../match/re2.js';
 import { lexicalClasses } from './lexical.js';
 
@@ -59,18 +58,26 @@ export function patternTest(pattern: string): Test | { problem: string } {
   }
 }
 
-/** Compiles the config's rules; a pattern that does not compile is reported and left out. */
-export function compileRules(rules: readonly ImportClassRule[]): { rules: { class: string; tests: Test[] }[]; problems: string[] } {
+/**
+ * Compiles `import.classes` (class → words or `/regex/flags`; the schema has checked the shape) into
+ * rules in class-name order; a pattern that does not compile is reported and left out.
+ */
+export function compileRules(classes: Readonly<Record<string, readonly string[]>>): {
+  rules: { class: string; tests: Test[] }[];
+  problems: string[];
+} {
   const problems: string[] = [];
-  const out = rules.map((r) => ({
-    class: r.class,
-    tests: r.patterns.flatMap((p) => {
-      const t = patternTest(p);
-      if (typeof t === 'function') return [t];
-      problems.push(`import.classes.${r.class}: ${t.problem}`);
-      return [];
-    }),
-  }));
+  const out = Object.keys(classes)
+    .sort()
+    .map((name) => ({
+      class: name,
+      tests: classes[name]!.flatMap((p) => {
+        const t = patternTest(p);
+        if (typeof t === 'function') return [t];
+        problems.push(`"import.classes.${name}": ${t.problem}`);
+        return [];
+      }),
+    }));
   return { rules: out, problems };
 }
 

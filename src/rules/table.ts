@@ -218,21 +218,27 @@ export const RULES: readonly RuleInfo[] = [
   },
   {
     id: 'config/invalid-json',
-    severity: 'warning',
-    summary: '.agents/config.json is not valid JSON; defaults are used.',
+    severity: 'error',
+    summary: '.agents/config.json is not valid JSON; every setting takes its default.',
     anchor: 'config-invalid-json',
   },
   {
     id: 'config/invalid-setting',
-    severity: 'warning',
-    summary: 'A setting in .agents/config.json has the wrong type or range; its default is used.',
+    severity: 'error',
+    summary: 'A setting in .agents/config.json has the wrong type or range (schemas/config.schema.json); its default is used.',
     anchor: 'config-invalid-setting',
   },
   {
     id: 'config/not-object',
-    severity: 'warning',
-    summary: '.agents/config.json is not a JSON object; defaults are used.',
+    severity: 'error',
+    summary: '.agents/config.json is not a JSON object; every setting takes its default.',
     anchor: 'config-not-object',
+  },
+  {
+    id: 'config/unknown-key',
+    severity: 'error',
+    summary: '.agents/config.json names a setting that does not exist (with a did-you-mean); it is ignored.',
+    anchor: 'config-unknown-key',
   },
   {
     id: 'constraint/<id>',

@@ -1,7 +1,7 @@
 /** Ecosystem habits of the CLI: "did you mean", colours by FORCE_COLOR / NO_COLOR. */
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../../src/output/paint.js';
-import { editDistance, suggestions } from '../../src/cli/suggest.js';
+import { editDistance, suggestions } from '../../src/suggest.js';
 import { makeRepo, spawnFindings, tempDir } from '../helpers/repo.js';
 import { constraint, stageIndex } from '../hooks/setup.js';
 

@@ -38,6 +38,8 @@ describe('npm run demo', () => {
     const before = await examplesStatus();
     const r = await run('npm', ['run', '--silent', 'demo']);
     expect(r.out).toContain('0 created, 0 updated, 0 removed');
+    // `check --all --root examples/demo` judges the demo under its own paths (its .agents/ lies below the top level).
+    expect(r.out).toContain('src/trace.ts:5:3  warning  No console.log in library code');
     for (const step of [
       'Review',
       'second objective',

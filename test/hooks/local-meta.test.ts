@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEAD_COMMIT, HEAD_INDEX, RAW_DIFF, STAGED_META } from '../../hooks/early-reads.js';
+import { HEAD_COMMIT, HEAD_INDEX, STAGED_META } from '../../hooks/early-reads.js';
+import { RAW_DIFF_ARGS } from '../../src/git/core.js';
 import { headEntry, localMeta } from '../../hooks/local-meta.js';
 import { parseCatFileObjects, type RawChange } from '../../src/git/core.js';
 import { localRepository } from '../../src/git/local-repository.js';
@@ -30,7 +31,7 @@ function fromGit(repo: TestRepo, env: NodeJS.ProcessEnv = {}): Map<string, [stri
 function fromFiles(repo: TestRepo, env: NodeJS.ProcessEnv = {}): Map<string, [string, string] | null> | null {
   const local = localRepository(repo.root, env);
   expect(local).not.toBeNull();
-  const meta = localMeta(local!, gitOut(repo, ['diff', '--cached', ...RAW_DIFF], env), env);
+  const meta = localMeta(local!, gitOut(repo, ['diff', '--cached', ...RAW_DIFF_ARGS], env), env);
   if (meta === null) return null;
   const objects = [meta.stagedIndex, meta.stagedConfig, meta.headIndex, meta.headCommit];
   return new Map(NAMES.map((n, i) => [n, fromObject(n, objects[i] ?? null)]));
@@ -42,7 +43,7 @@ const fromObject = (name: string, o: { id: string; data: Buffer } | null): [stri
 function committedIndex(): TestRepo {
   const repo = makeRepo({ 'a.js': 'ok();\n' });
   repo.write(INDEX, indexJson(constraint('c-one')));
-  repo.write(CONFIG, '{"matchBudgetMs": 250}\n');
+  repo.write(CONFIG, '{"match_budget_ms": 250}\n');
   repo.commitAll('index');
   return repo;
 }

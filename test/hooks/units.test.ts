@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../src/diagnostics.js';
 import { parseAddedLines, unquoteC } from '../../src/git/hooks.js';
+import { topLevelText } from '../../src/git/project-root.js';
 import { ANNOTATION_CAP, escapeData, escapeProperty, formatGithub } from '../../src/output/github.js';
 import { formatSarif } from '../../src/output/sarif.js';
 import { parsePushLines } from '../../hooks/pre-push.js';
@@ -31,7 +32,8 @@ describe('parseAddedLines', () => {
       '+hi',
       '',
     ].join('\n');
-    const m = parseAddedLines(patch);
+    // Paths as git prints them (from the top level): compared as text here.
+    const m = new Map([...parseAddedLines(patch)].map(([p, lines]) => [topLevelText(p), lines]));
     expect([...m.keys()]).toEqual(['x', 'sp aceé"q"']);
     expect([...m.get('x')!]).toEqual([2, 3, 7]);
     expect([...m.get('sp aceé"q"')!]).toEqual([1]);

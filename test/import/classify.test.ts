@@ -70,21 +70,19 @@ describe('classify', () => {
   });
 
   it('matches a config word as a whole word only, and reports a pattern that does not compile', () => {
-    const rules = compileRules([
-      { class: 'logs', patterns: ['log'] },
-      { class: 'bad', patterns: ['/(unclosed/'] },
-    ]);
-    expect(rules.problems[0]).toMatch(/^import\.classes\.bad: \/\(unclosed\/ does not compile/);
+    const rules = compileRules({ logs: ['log'], bad: ['/(unclosed/'] });
+    expect(rules.problems[0]).toMatch(/^"import\.classes\.bad": \/\(unclosed\/ does not compile/);
     const c = classify([item('x', 'the logger is fine'), item('y', 'remove this log line')], rules.rules);
     expect([c.get('x')!.origin, c.get('y')!.class]).toEqual(['none', 'logs']);
   });
 
-  it('warns on an import.classes setting it cannot use', () => {
+  it('refuses an import.classes setting the schema does not allow', () => {
     const { config, diagnostics } = parseConfig(JSON.stringify({ import: { classes: { 'Not A Slug': ['x'] } } }));
-    expect(config.importClasses).toEqual([]);
-    expect(diagnostics.map((d) => d.message)).toEqual([
-      '"import.classes" class "Not A Slug" is not a lowercase slug (a-z, 0-9, -); no class mapping is used',
+    expect(config.importClasses).toEqual({});
+    expect(diagnostics.map((d) => [d.ruleId, d.message])).toEqual([
+      ['config/invalid-setting', expect.stringMatching(/^"import\.classes" .*; using the default \{\}$/)],
     ]);
+    expect(parseConfig(JSON.stringify({ import: { classes: { x: [] } } })).diagnostics).toHaveLength(1);
   });
 
   it('splits identifiers and drops stop words', () => {

@@ -7,7 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readIndexEntries } from '../../src/git/git-index.js';
+import { readIndexEntries as readEntries, type IndexEntry } from '../../src/git/git-index.js';
+import { asTopLevel } from '../../src/git/project-root.js';
+
+/** The reader with plain names: a test repository's project root is its top level. */
+const readIndexEntries = (data: Buffer, names: readonly string[], bytes: 20 | 32): Map<string, IndexEntry> | null =>
+  readEntries(data, names.map(asTopLevel), bytes) as unknown as Map<string, IndexEntry> | null;
 import { GIT_ENV, makeRepo, repoAt, tempDir, type TestRepo } from '../helpers/repo.js';
 
 const NAMES = ['a.txt', 'src/b.js', 'src/sub/c.md', 'zeta/ünï.txt', '.agents/constraints/index.json', 'exec.sh', 'link'];

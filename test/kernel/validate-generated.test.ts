@@ -52,7 +52,20 @@ describe('findings validate on generated files and settings', () => {
     expect(found).toContainEqual(['.agents/findings/candidates.jsonl', 2, 'recur', 'error']);
     expect(found.some(([f, , , s]) => f === '.agents/constraints/measurements/x.json' && s === 'error')).toBe(true);
     expect(found.some(([f, , , s]) => f === '.agents/findings/sources.json' && s === 'error')).toBe(true);
-    expect(found).toContainEqual(['.agents/config.json', 1, 'config', 'warning']);
+    expect(found).toContainEqual(['.agents/config.json', 1, 'config', 'error']);
+  });
+
+  it('reports an unknown config key (with a did-you-mean) and invalid config JSON as errors', async () => {
+    const repo = makeRepo({
+      '.agents/config.json': '{\n  "activation": {\n    "min_labeled_hits": 5\n  }\n}\n',
+      'pkg/.agents/config.json': '{"match_budget_ms": 10,}\n',
+    });
+    const r = await runFindings(['validate', '.agents/config.json', 'pkg/.agents/config.json'], { cwd: repo.root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      '.agents/config.json:3  error  unknown setting "activation.min_labeled_hits" (ignored); did you mean "activation.min_labelled_hits"?  config/unknown-key',
+    );
+    expect(r.stdout).toMatch(/^pkg\/\.agents\/config\.json:1:24 {2}error {2}invalid JSON: .*config\/invalid-json$/m);
   });
 
   it('reports a class key that appears twice', async () => {
