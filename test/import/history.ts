@@ -78,6 +78,12 @@ const COMMITS: readonly [string, string, Record<string, string>][] = [
       ].join('\n'),
     },
   ],
+  [
+    // What GitHub's "Commit suggestion" makes of the suggestion on PR 3 (the fixtures' comment 3001).
+    'Apply suggestions from code review (#3)',
+    '2026-01-08T12:00:00Z',
+    { 'src/app.ts': APP_TS.replace('  return config;', "  logger.debug('starting', config);\n  return config;") },
+  ],
 ];
 
 /** The commit ids the fixtures name, oldest first (test/fixtures/import/README.md). */
@@ -86,6 +92,7 @@ export const SHAS = [
   'bf6bc5d0dea260bdcc62d6416037624952c73d62',
   '6dd6afe993d33d8613da62f79f3238c450346109',
   '7ed3b7359e7611c0a8851ffeddf94ed5557226d6',
+  'dfdf2a30be770c312c8e6782a1febbc139856b61',
 ];
 
 /** Builds the history in a fresh repository; returns it and the commit ids, oldest first. */

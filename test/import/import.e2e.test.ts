@@ -87,6 +87,10 @@ describe('import a review history, recur, and count the comments a constraint pr
       updated_at: '2026-01-06T11:00:00Z',
     });
     expect([first!.actor, first!.at]).toEqual(['alice', '2026-01-06T10:00:00Z']);
+    // The suggestion of comment 3001 was applied by the last commit: the thread is addressed by it.
+    expect(events(repo, 'PR-3').filter((e) => e.type === 'addressed')).toMatchObject([
+      { commit: SHAS[4], note: "the reviewer's suggestion was applied in this commit" },
+    ]);
 
     const before = agentsFiles(repo);
     for (const file of REST) {
