@@ -10,8 +10,7 @@ import { githubBot } from './github-rest.js';
 import {
   idOrNull,
   hunkTail,
-  isoSecond,
-  keptBody,
+  commentFrom,
   positiveOrNull,
   shaOrNull,
   stringOrNull,
@@ -92,24 +91,24 @@ export class GraphqlCollector {
     if (where === null) return void this.skips.push({ line, what: stringOrNull(t['id']), reason: 'names no pull request (no "url")' });
     const comments: ImportedComment[] = [];
     for (const n of nodes) {
-      const id = idOrNull(n['databaseId']);
-      const createdAt = isoSecond(n['createdAt']);
-      const body = stringOrNull(n['body']);
-      if (id === null || createdAt === null || body === null) {
-        this.skips.push({ line, what: id, reason: 'a comment without "databaseId", "createdAt" or "body" was left out of its thread' });
-        continue;
-      }
       const author = isPlainObject(n['author']) ? n['author'] : null;
       const login = author ? stringOrNull(author['login']) : null;
-      comments.push({
-        id,
+      const comment = commentFrom({
+        id: n['databaseId'],
+        createdAt: n['createdAt'],
+        updatedAt: n['updatedAt'] ?? n['lastEditedAt'],
+        body: n['body'],
         author: login,
         bot: githubBot(author === null ? null : { type: author['__typename'] }, login),
-        ...keptBody(body),
-        createdAt,
-        updatedAt: isoSecond(n['updatedAt']) ?? isoSecond(n['lastEditedAt']) ?? createdAt,
         url: stringOrNull(n['url']),
       });
+      if (comment !== null) comments.push(comment);
+      else
+        this.skips.push({
+          line,
+          what: idOrNull(n['databaseId']),
+          reason: 'a comment without "databaseId", "createdAt" or "body" was left out of its thread',
+        });
     }
     const root = comments[0];
     if (root === undefined) return;

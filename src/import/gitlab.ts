@@ -10,7 +10,7 @@ import { isPlainObject } from '../jsonl.js';
 import {
   idOrNull,
   isoSecond,
-  keptBody,
+  commentFrom,
   positiveOrNull,
   shaOrNull,
   stringOrNull,
@@ -54,24 +54,20 @@ export class GitlabCollector {
     const base = this.projectUrl === null ? null : `${this.projectUrl.replace(/\/+$/, '')}/-/merge_requests/${iid}`;
     const comments: ImportedComment[] = [];
     for (const n of notes) {
-      const id = idOrNull(n['id']);
-      const createdAt = isoSecond(n['created_at']);
-      const body = stringOrNull(n['body']);
-      if (id === null || createdAt === null || body === null) {
-        this.skips.push({ line, what: id, reason: 'a note without "id", "created_at" or "body" was left out of its discussion' });
-        continue;
-      }
       const author = isPlainObject(n['author']) ? n['author'] : null;
       const login = author ? stringOrNull(author['username']) : null;
-      comments.push({
-        id,
+      const id = idOrNull(n['id']);
+      const comment = commentFrom({
+        id: n['id'],
+        createdAt: n['created_at'],
+        updatedAt: n['updated_at'],
+        body: n['body'],
         author: login,
         bot: gitlabBot(author, login),
-        ...keptBody(body),
-        createdAt,
-        updatedAt: isoSecond(n['updated_at']) ?? createdAt,
-        url: base === null ? null : `${base}#note_${id}`,
+        url: base === null || id === null ? null : `${base}#note_${id}`,
       });
+      if (comment !== null) comments.push(comment);
+      else this.skips.push({ line, what: id, reason: 'a note without "id", "created_at" or "body" was left out of its discussion' });
     }
     if (comments.length === 0) return void this.skips.push({ line, what: key, reason: 'no usable note in the discussion' });
     const resolver = isPlainObject(first['resolved_by'])

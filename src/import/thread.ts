@@ -86,6 +86,34 @@ export function keptBody(body: string): { body: string; omitted: number } {
   return { body: detached(body.slice(0, end)), omitted: [...body.slice(end)].length };
 }
 
+/** A comment's fields as one reader names them: the values are judged here, the same way for every forge. */
+export interface RawComment {
+  readonly id: unknown;
+  readonly createdAt: unknown;
+  readonly updatedAt: unknown;
+  readonly body: unknown;
+  readonly author: string | null;
+  readonly bot: boolean;
+  readonly url: string | null;
+}
+
+/** The comment a reader keeps, or null when it has no usable id, creation time or body. */
+export function commentFrom(raw: RawComment): ImportedComment | null {
+  const id = idOrNull(raw.id);
+  const createdAt = isoSecond(raw.createdAt);
+  const body = stringOrNull(raw.body);
+  if (id === null || createdAt === null || body === null) return null;
+  return {
+    id,
+    author: raw.author,
+    bot: raw.bot,
+    ...keptBody(body),
+    createdAt,
+    updatedAt: isoSecond(raw.updatedAt) ?? createdAt,
+    url: raw.url,
+  };
+}
+
 /** Normalises a forge timestamp to ISO 8601 UTC to the second (`2026-01-02T03:04:05Z`), or null. */
 export function isoSecond(v: unknown): string | null {
   if (typeof v !== 'string' || v.length > 64) return null;
