@@ -107,8 +107,15 @@ describe('import a review history, recur, and count the comments a constraint pr
     expect(out).toContain('0 filed, 0 updated, 3 resolved, 2 unchanged');
     const resolved = events(repo, 'PR-1').filter((e) => e.type === 'resolved');
     expect(resolved).toMatchObject([{ actor: 'carol', commit: null }]);
-    const show = JSON.parse((await ok(repo, ['review', 'show', 'PR-2', '--all', '--json'])) as string) as { status: string }[];
-    expect(show.map((f) => f.status).sort()).toEqual(['open', 'resolved']);
+    const show = JSON.parse((await ok(repo, ['review', 'show', 'PR-2', '--all', '--json'])) as string) as {
+      status: string;
+      source: { url: string };
+      forge_resolution?: { actor: string };
+    }[];
+    expect(show.map((f) => [f.status, f.source.url, f.forge_resolution?.actor ?? null])).toEqual([
+      ['open', 'https://github.com/acme/shop/pull/2#discussion_r2001', null],
+      ['resolved', 'https://github.com/acme/shop/pull/2#discussion_r2002', 'alice'],
+    ]);
     const before = agentsFiles(repo);
     expect(await ok(repo, ['import', 'github', GRAPHQL])).toContain('0 filed, 0 updated, 0 resolved, 5 unchanged');
     expect(agentsFiles(repo)).toEqual(before);
