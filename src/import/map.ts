@@ -93,7 +93,9 @@ export function mapThread(
   if (decorated.severity === 'none') return skip(`a "${decorated.label}:" comment, not a defect`);
   const suggestion = text.suggestions[0] ?? null;
   const asked = decorated.subject !== '' ? decorated.subject : suggestion !== null ? `suggested change: ${clean(suggestion).trim()}` : '';
-  if (asked.trim() === '' || isPlaceholder(asked) || NOT_A_FINDING.test(asked.trim()))
+  // Placeholders and approvals are a few words: a longer text is neither (and is not worth normalising to see).
+  const short = asked.length <= 200;
+  if (asked.trim() === '' || (short && (isPlaceholder(asked) || NOT_A_FINDING.test(asked.trim()))))
     return skip('its first comment asks for nothing (empty, a placeholder or an approval)');
   const code = clean(codeLine ?? hunkLine(thread.diffHunk) ?? '').trim();
   const line = thread.line ?? thread.originalLine;
@@ -158,7 +160,8 @@ export function mapThread(
  * `dropped` code points the reader never kept (a 2 MB comment says so). cutWithMarker when none were.
  */
 export function cutKnowing(text: string, limit: number, dropped: number): string {
-  if (dropped === 0) return cutWithMarker(text, limit);
+  // Within the limit in UTF-16 units is within it in code points: nothing to count.
+  if (dropped === 0) return text.length <= limit ? text : cutWithMarker(text, limit);
   const points = [...text];
   let keep = Math.min(points.length, limit);
   // The marker's length depends on N's digits and N on what is kept: shrink until it fits.
