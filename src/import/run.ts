@@ -10,6 +10,7 @@
 import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { loadConfig } from '../config.js';
 import { readObjects, resolveCommit } from '../git/core.js';
+import { asTopLevel, rootPathOf, rootPrefix } from '../git/project-root.js';
 import { worktreeFiles } from '../repo-files.js';
 import { readTaskChecked } from '../review/ledger.js';
 import { updateLedger, updateTaskFile } from '../review/store.js';
@@ -155,6 +156,23 @@ export function mergeThreads(threads: readonly ImportedThread[]): ImportedThread
   return [...byKey.values()].sort((a, b) => compareStrings(a.key, b.key));
 }
 
+/**
+ * The threads with their paths relative to the project root: a forge names paths from the top
+ * level of the repository, as git prints them, and a project below it (a monorepo's package,
+ * ARCHITECTURE.md "Paths") keeps the threads on its own files only; the others are skipped.
+ */
+async function atProjectRoot(root: string, threads: readonly ImportedThread[], skips: Skip[]): Promise<ImportedThread[]> {
+  const prefix = await rootPrefix(root);
+  if (prefix === '') return [...threads];
+  return threads.flatMap((t) => {
+    if (t.path === null) return [t];
+    const path = rootPathOf(asTopLevel(t.path), prefix);
+    if (path !== null) return [{ ...t, path }];
+    skips.push({ line: t.exportLine, what: t.key, reason: `its path ${JSON.stringify(t.path)} is outside this project (${prefix})` });
+    return [];
+  });
+}
+
 /** The commented lines git can give for threads whose export has no usable diff hunk, by thread key. */
 async function codeLinesFromGit(root: string, threads: readonly ImportedThread[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -189,10 +207,11 @@ export async function importReviews(root: string, options: ImportOptions): Promi
   const diagnostics: Diagnostic[] = [];
   if (read.threads.length === 0) return { diagnostics, skips, ...empty };
 
+  const threads = await atProjectRoot(root, read.threads, skips);
   const markdown = await loadMarkdown();
-  const gitLines = await codeLinesFromGit(root, read.threads);
+  const gitLines = await codeLinesFromGit(root, threads);
   const mapped: MappedThread[] = [];
-  for (const t of read.threads) {
+  for (const t of threads) {
     const m = mapThread(t, markdown, gitLines.get(t.key) ?? null, { includeBots: options.includeBots, since: options.since });
     if (isSkip(m)) skips.push(m);
     else mapped.push(m);

@@ -228,6 +228,23 @@ describe('import: other forges, options and hostile input', () => {
     expect((await run(repo, ['import', 'github', '--since', 'yesterday', REST[0]!])).code).toBe(2);
   });
 
+  it('in a project below the top level, keeps the threads on its own files, relative to it', async () => {
+    const repo = makeRepo();
+    repo.write('pkg/.agents/config.json', '{}\n'); // .agents/ marks the project root (a monorepo's package)
+    repo.commitAll('package');
+    const base = JSON.parse(readFileSync(REST[0]!, 'utf8'))[0] as Record<string, unknown>;
+    const comment = (id: number, p: string): string =>
+      JSON.stringify({ ...base, id, path: p, html_url: `https://github.com/acme/shop/pull/9#discussion_r${id}` });
+    const file = path.join(tempDir(), 'monorepo.jsonl');
+    writeFileSync(file, `${comment(1, 'pkg/src/a.ts')}\n${comment(2, 'src/b.ts')}\n`);
+    const r = await runFindings(['import', 'github', file, '--json'], { cwd: path.join(repo.root, 'pkg'), env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { skipped: { reason: string }[] }).skipped.map((s) => s.reason)).toEqual([
+      'its path "src/b.ts" is outside this project (pkg/)',
+    ]);
+    expect(repo.read('pkg/.agents/reviews/PR-9.jsonl')).toContain('"file":"src/a.ts"');
+  });
+
   it('prints the gh api commands that make the export', async () => {
     const repo = makeRepo();
     const r = await run(repo, ['import', 'github', '--print-commands', 'acme/shop']);
