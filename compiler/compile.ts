@@ -9,12 +9,18 @@
  * change into. Owned files that exist but are not in `outputs` are orphans (run removes them).
  */
 import { compareStrings, diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
-import { parseConstraintIndex, serializeConstraintIndex } from '../src/constraints/index-file.js';
+import {
+  parseConstraintSet,
+  serializeConstraintSet,
+  serializeExtendedIndex,
+  type ConstraintTexts,
+} from '../src/constraints/constraint-set.js';
 import { decodeText, findFence, MAX_FRONT_MATTER_FILE_BYTES, readFrontMatter, type FrontMatterResult } from '../src/frontmatter.js';
 import { artifactPath, idFileNameProblem, Layout, planningRulePath, preMortemCheckPath } from '../src/layout.js';
 import type { RegistryLine } from '../src/registry/reader.js';
 import { constraintIdFor, type ConstraintEntry } from '../src/types.js';
 import { freshEntry, qualifiedEntry, retiredEntry } from './constraints.js';
+import { placed } from './placement.js';
 import { checkArtifact, findingKeyLine, idFromPath, normalizeTargets, type Finding } from './model.js';
 import { canonicalEntries, carryLifecycle, promotedFrontMatter, promotedYaml, renderPromotedArtifact } from './promote.js';
 import { qualify, type FixtureSource } from './qualify.js';
@@ -42,6 +48,8 @@ export interface CompileInputs {
   readonly fixtures: ReadonlyMap<string, FixtureSource>;
   /** Text of `.agents/constraints/index.json`, or null when absent. */
   readonly previousIndex: string | null;
+  /** Text of `.agents/constraints/extended.json`, or null when absent. */
+  readonly previousExtended: string | null;
   /**
    * Rule files present now → bytes: planning rules and pre-mortem checks (owned), and the
    * agentops compiler's `.agents/premortem-checks/*.md` (read only, kept as they are).
@@ -54,6 +62,8 @@ export interface CompileResult {
   /** Repository path → full bytes of every file the compiler owns for these inputs. */
   readonly outputs: Map<string, string>;
   readonly diagnostics: Diagnostic[];
+  /** Ids of constraint entries kept as they were because no artifact here wrote them (upstream's, or hand-written). */
+  readonly kept: string[];
 }
 
 export function parseArtifact(text: Buffer | string, file: string, cache: ParseCache | undefined): FrontMatterResult {
@@ -173,15 +183,16 @@ export function compile(inputs: CompileInputs): CompileResult {
     findings.set(target.id, recheck.finding);
   }
 
-  // 3. Advisory outputs and constraints, finding by finding.
-  const previous = previousEntries(inputs.previousIndex, diagnostics);
+  // 3. Advisory outputs and constraints, finding by finding. Each entry compile writes goes to
+  //    the file of the set it belongs in (compiler/placement.ts); entries kept as they were keep theirs.
+  const previous = previousEntries({ index: inputs.previousIndex, extended: inputs.previousExtended }, diagnostics);
   const entries: ConstraintEntry[] = [];
   for (const id of [...findings.keys()].sort(compareStrings)) {
     const f = findings.get(id)!;
     const prev = previous?.get(constraintIdFor(id));
     if (f.data.status !== 'active') {
       // Lifecycle: retired, superseded and draft findings leave nothing active behind.
-      if (prev) entries.push(retiredEntry(prev));
+      if (prev) entries.push(placed(retiredEntry(prev)));
       continue;
     }
     for (const r of ruleOutputs(f, inputs.existing)) outputs.set(r.path, r.text);
@@ -208,7 +219,7 @@ export function compile(inputs: CompileInputs): CompileResult {
       keepActive(f, prev, 'its finding no longer qualifies (see the other diagnostics of this file)', entries, diagnostics);
       continue;
     }
-    entries.push(qualifiedEntry(freshEntry(f, q.refs), prev));
+    entries.push(placed(qualifiedEntry(freshEntry(f, q.refs), prev)));
   }
 
   // Upstream's own pre-mortem-checks folder is read, never written (docs/compiler.md).
@@ -223,8 +234,22 @@ export function compile(inputs: CompileInputs): CompileResult {
     const prev = previous?.get(constraintIdFor(id));
     if (prev) entries.push(prev);
   }
-  if (previous !== null) outputs.set(Layout.constraintIndex, serializeConstraintIndex({ schema_version: 1, constraints: entries }));
-  return { outputs, diagnostics: sortDiagnostics(diagnostics) };
+  // 5. An entry no artifact here wrote (upstream's compiler or a hand edit put it there) is kept
+  //    as it is, in its file: compile never drops what it did not write.
+  const kept: string[] = [];
+  for (const [id, prev] of previous ?? []) {
+    if (existingIds.has(id) || findings.has(id)) continue;
+    entries.push(prev);
+    kept.push(id);
+  }
+  if (previous !== null) {
+    const files = serializeConstraintSet({ schema_version: 1, constraints: entries });
+    outputs.set(Layout.constraintIndex, files.index);
+    // extended.json is written when something belongs there or it exists (never created empty).
+    if (files.extended !== null || inputs.previousExtended !== null)
+      outputs.set(Layout.extendedIndex, files.extended ?? serializeExtendedIndex([]));
+  }
+  return { outputs, diagnostics: sortDiagnostics(diagnostics), kept: kept.sort(compareStrings) };
 }
 
 /**
@@ -257,10 +282,9 @@ function keepActive(
   );
 }
 
-/** Previous entries by id; null (and an error) when the index cannot be read — it is then left alone. */
-function previousEntries(text: string | null, diagnostics: Diagnostic[]): Map<string, ConstraintEntry> | null {
-  if (text === null) return new Map();
-  const parsed = parseConstraintIndex(text);
+/** Previous entries by id (both files); null (and an error) when either cannot be read — both are then left alone. */
+function previousEntries(texts: ConstraintTexts, diagnostics: Diagnostic[]): Map<string, ConstraintEntry> | null {
+  const parsed = parseConstraintSet(texts);
   if (!parsed.ok) {
     diagnostics.push(...parsed.diagnostics);
     diagnostics.push(

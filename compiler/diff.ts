@@ -13,6 +13,7 @@ export interface Drift {
 /** The bytes a source holds for an owned path, or null. */
 export function currentBytes(inputs: CompileInputs, file: string): Buffer | string | null {
   if (file === Layout.constraintIndex) return inputs.previousIndex;
+  if (file === Layout.extendedIndex) return inputs.previousExtended;
   return inputs.artifacts.get(file) ?? inputs.existing.get(file) ?? null;
 }
 

@@ -17,7 +17,7 @@ import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, unlinkSync } f
 import path from 'node:path';
 import { TEMP_FILE, writeFileAtomicallySync, type WriteOps } from '../src/fs/atomic.js';
 import { sweepTempFolders, writeNewFolderSync } from '../src/fs/new-folder.js';
-import { Layout } from '../src/layout.js';
+import { isConstraintFile, Layout } from '../src/layout.js';
 import { resolveInsideRoot } from '../src/paths.js';
 import type { Drift } from './diff.js';
 
@@ -42,7 +42,7 @@ export function writeOutput(root: string, file: string, data: string, madeFolder
     mkdirSync(dir, { recursive: true });
     madeFolders.add(dir);
   }
-  writeFileAtomicallySync(abs, data, { durable: file === Layout.constraintIndex, display: file, mkdir: false, ...(ops ? { ops } : {}) });
+  writeFileAtomicallySync(abs, data, { durable: isConstraintFile(file), display: file, mkdir: false, ...(ops ? { ops } : {}) });
 }
 
 /** The changes to one output folder; `whole`: it does not exist and gets only new files, so it is published whole. */
@@ -52,13 +52,18 @@ export interface FolderChanges {
   readonly whole: boolean;
 }
 
-/** A compile's changes grouped by folder, in the order given, and the constraint index's apart (it is written last). */
-export function planChanges(root: string, drift: readonly Drift[]): { folders: FolderChanges[]; index: Drift | undefined } {
+/**
+ * A compile's changes grouped by folder, in the order given, and the constraint files' apart
+ * (written last: extended.json, then index.json, so an entry moving into extended.json is never
+ * in neither file).
+ */
+export function planChanges(root: string, drift: readonly Drift[]): { folders: FolderChanges[]; index: Drift[] } {
   const byFolder = new Map<string, Drift[]>();
-  let index: Drift | undefined;
+  const index: Drift[] = [];
   for (const d of drift) {
-    if (d.path === Layout.constraintIndex) {
-      index = d;
+    if (isConstraintFile(d.path)) {
+      if (d.path === Layout.extendedIndex) index.unshift(d);
+      else index.push(d);
       continue;
     }
     const dir = path.posix.dirname(d.path);

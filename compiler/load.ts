@@ -3,6 +3,7 @@
  * on the working tree, the staged content (pre-commit) or a pushed commit (pre-push).
  */
 import { Layout } from '../src/layout.js';
+import { loadDetectorKinds } from '../src/match/detector.js';
 import { readRegistry } from '../src/registry/reader.js';
 import type { RepoFiles } from '../src/repo-files.js';
 import { parseArtifact, type CompileInputs, type ParseCache } from './compile.js';
@@ -26,6 +27,7 @@ export async function loadCompileInputs(
   const registry = await readRegistry(registryFiles);
   const artifacts = new Map<string, Buffer>();
   const refs = new Set<string>();
+  const kinds = new Set<string>();
   for (const p of artifactPaths) {
     const bytes = contents.get(p);
     if (!bytes) continue;
@@ -34,22 +36,28 @@ export async function loadCompileInputs(
     artifacts.set(p, bytes);
     const check = checkArtifact(p, parseArtifact(bytes, p, parseCache));
     if (check.ok && check.finding.data.detectability === 'mechanical') {
+      const kind = check.finding.data.compiler?.detector?.kind;
+      if (kind !== undefined) kinds.add(kind);
       const r = fixtureRefs(check.finding);
       for (const ref of [...r.positives, ...r.negatives]) refs.add(ref);
     }
   }
   const fixtures = await readFixtures(files, [...refs]);
+  // compile() is synchronous: the detector kinds replay needs are loaded here (src/match/kind.ts).
+  await loadDetectorKinds(kinds);
   const existing = new Map<string, Buffer>();
   for (const p of rulePaths) {
     const b = contents.get(p);
     if (b) existing.set(p, b);
   }
   const index = contents.get(Layout.constraintIndex);
+  const extended = contents.get(Layout.extendedIndex);
   return {
     registry: { entries: registry.entries, warnings: registry.warnings },
     artifacts,
     fixtures,
     previousIndex: index ? index.toString('utf8') : null,
+    previousExtended: extended ? extended.toString('utf8') : null,
     existing,
     parseCache,
   };

@@ -90,7 +90,8 @@ export function qualify(finding: Finding, fixtures: ReadonlyMap<string, FixtureS
   const compiled = compileDetector(spec);
   if (!compiled.ok)
     return warn(compiled.problem.startsWith('pattern is unsafe') ? 'compiler/unsafe-pattern' : 'compiler/detector', compiled.problem);
-  const applies = compileAppliesTo(finding.data.compiler?.applies_to ?? {});
+  // An artifact's `!` globs exclude: its entry goes to the extended index (compiler/placement.ts).
+  const applies = compileAppliesTo(finding.data.compiler?.applies_to ?? {}, { exclusions: true });
   if (!applies.ok) {
     // A glob that can never match is an error, not "no file" (docs/hooks.md "Globs").
     if (/matches no file/.test(applies.problem))

@@ -52,12 +52,13 @@ export async function listRawInputs(files: RepoFiles): Promise<Listed> {
   return { artifactPaths, rulePaths };
 }
 
-/** Every path a compile reads besides the fixtures, in one fixed order: registry, artifacts, rule files, index. */
+/** Every path a compile reads besides the fixtures, in one fixed order: registry, artifacts, rule files, the constraint files. */
 export const readPaths = (listed: Listed): string[] => [
   Layout.registry,
   ...listed.artifactPaths,
   ...listed.rulePaths,
   Layout.constraintIndex,
+  Layout.extendedIndex,
 ];
 
 /**
@@ -68,7 +69,7 @@ export async function readRawInputs(files: RepoFiles, given?: { registryBytes: B
   // An unreadable registry is bad input for compile (exit 2): the read error goes through.
   const registryBytes = given ? given.registryBytes : await files.read(Layout.registry);
   const { artifactPaths, rulePaths } = given?.listed ?? (await listRawInputs(files));
-  const wanted = [...artifactPaths, ...rulePaths, Layout.constraintIndex];
+  const wanted = [...artifactPaths, ...rulePaths, Layout.constraintIndex, Layout.extendedIndex];
   const readSync = (files as { readSync?: (file: string) => Buffer | null }).readSync;
   const contents = readSync ? new Map(wanted.map((f) => [f, readSync(f)] as const)) : await readMany(files, wanted);
   return { registryBytes, artifactPaths, rulePaths, contents };

@@ -34,7 +34,7 @@ import { sweepFolder, writeFast } from './emit.js';
 import type { FixtureSource } from './qualify.js';
 import type { RawInputs } from './raw-inputs.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 export interface StoredResult {
   /** Hash of the tool and every input but the fixtures. */
@@ -46,6 +46,8 @@ export interface StoredResult {
   readonly diagnostics: readonly Diagnostic[];
   /** Whether that compile decided the index (false when the index was unreadable and left alone). */
   readonly index: boolean;
+  /** The constraint ids that compile kept as they were (no artifact here wrote them). */
+  readonly kept: readonly string[];
   /** The files' stamps (see `stampsOf`) when every one was settled, with the hash of their paths; else null. */
   readonly stamps: { readonly paths: string; readonly of: readonly string[] } | null;
 }
@@ -148,6 +150,7 @@ export function inputsKey(raw: RawInputs): string {
   for (const p of raw.artifactPaths) entry(`a ${p}`, raw.contents.get(p));
   for (const p of raw.rulePaths) entry(`r ${p}`, raw.contents.get(p));
   entry(Layout.constraintIndex, raw.contents.get(Layout.constraintIndex));
+  entry(Layout.extendedIndex, raw.contents.get(Layout.extendedIndex));
   h.update(manifest.join('\0\0'));
   return h.digest('base64url');
 }

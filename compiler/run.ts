@@ -21,8 +21,12 @@ export type ChangeAction = 'created' | 'updated' | 'removed' | 'missing' | 'stal
 export interface CompileRun {
   diagnostics: Diagnostic[];
   changes: { path: string; action: ChangeAction }[];
+  /** Constraint ids kept as they were: entries no artifact here wrote (upstream's, hand-written), never dropped. */
+  kept: string[];
   /** With `check`: the constraint index compiling would write (null when none), for reports of what would change. */
   compiledIndex?: string | null;
+  /** With `check`: the extended index compiling would write (null when none). */
+  compiledExtended?: string | null;
 }
 
 const WRITE_ACTION = { missing: 'created', stale: 'updated', orphaned: 'removed' } as const;
@@ -73,10 +77,18 @@ export async function runCompile(
             const stamps = stampsOf(root, paths, startedMs - settledMs);
             if (stamps !== null) memo.save({ ...hit, stamps: { paths: pathsKey(paths), of: stamps } });
           }
-          return { diagnostics, changes: [] };
+          return { diagnostics, changes: [], kept: [...hit.kept] };
         }
-        const index = raw !== null ? raw.contents.get(Layout.constraintIndex) : files.readSync(Layout.constraintIndex);
-        return { diagnostics, changes: [], compiledIndex: hit.index && index ? index.toString('utf8') : null };
+        const read = (file: string): Buffer | null | undefined => (raw !== null ? raw.contents.get(file) : files.readSync(file));
+        const index = read(Layout.constraintIndex);
+        const extended = read(Layout.extendedIndex);
+        return {
+          diagnostics,
+          changes: [],
+          kept: [...hit.kept],
+          compiledIndex: hit.index && index ? index.toString('utf8') : null,
+          compiledExtended: hit.index && extended ? extended.toString('utf8') : null,
+        };
       }
     }
     raw ??= await readRawInputs(files, { registryBytes, listed });
@@ -109,6 +121,7 @@ export async function runCompile(
           fixtures: fixturesKey(inputs.fixtures),
           diagnostics,
           index: result.outputs.has(Layout.constraintIndex),
+          kept: result.kept,
           stamps: stampOf(root, paths, startedMs - settledMs),
         });
       }
@@ -116,7 +129,9 @@ export async function runCompile(
         return {
           diagnostics,
           changes: drift.filter((d) => !isAbsentEmptyIndex(d, result)).map((d) => ({ path: d.path, action: d.kind })),
+          kept: result.kept,
           compiledIndex: result.outputs.get(Layout.constraintIndex) ?? null,
+          compiledExtended: result.outputs.get(Layout.extendedIndex) ?? null,
         };
       // The index goes last: the gate reads it, and everything it points at is then in place. The
       // parse memo is saved while a worker thread publishes the new folders of a large compile.
@@ -125,7 +140,7 @@ export async function runCompile(
         ...parallel,
         thread,
       });
-      return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })) };
+      return { diagnostics, changes: drift.map((d) => ({ path: d.path, action: WRITE_ACTION[d.kind] })), kept: result.kept };
     } finally {
       thread?.release();
     }
@@ -133,7 +148,7 @@ export async function runCompile(
   if (options.check) return once();
   // The lock lives beside the index: a constraints folder outside the root gets nothing, not even it.
   const lockProblem = outputFolderProblem(root, Layout.constraintsDir);
-  if (lockProblem !== null) return { diagnostics: [outsideRoot(Layout.constraintsDir, lockProblem)], changes: [] };
+  if (lockProblem !== null) return { diagnostics: [outsideRoot(Layout.constraintsDir, lockProblem)], changes: [], kept: [] };
   return withLock(path.join(root, Layout.compileLock), once);
 }
 

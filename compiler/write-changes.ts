@@ -258,7 +258,7 @@ export async function writeChanges(
     options.thread?.release();
     options.alongside?.();
     for (const folder of folders) writeFolder(root, folder, outputs, madeFolders, options.ops);
-    if (index !== undefined) writeOutput(root, index.path, outputs.get(index.path)!, madeFolders, options.ops);
+    for (const d of index) writeOutput(root, d.path, outputs.get(d.path)!, madeFolders, options.ops);
     return { workerFolders: 0 };
   }
   const theirs = share.map((i) => folders[i]!);
@@ -307,6 +307,6 @@ export async function writeChanges(
     // Lost, or made by someone else meanwhile: written here, whole if it is still new (writeFolder checks again).
     writeFolder(root, outcome.kind === 'lost' ? folder : { ...folder, whole: false }, outputs, madeFolders);
   }
-  if (index !== undefined) writeOutput(root, index.path, outputs.get(index.path)!, madeFolders);
+  for (const d of index) writeOutput(root, d.path, outputs.get(d.path)!, madeFolders);
   return { workerFolders: publishedThere };
 }

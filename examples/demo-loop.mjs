@@ -189,7 +189,7 @@ const mechanical = read(artifact)
     [
       '',
       'compiler:',
-      '  applies_to: { scope: "files", path_globs: ["src/**/*.ts"] }',
+      '  applies_to: { scope: "files", path_globs: ["src/*.ts"] }',
       '  detector: { kind: "regex", pattern: "\\\\bthrow new Error\\\\(", message: "throw a typed error (ParseError, ConfigError)" }',
       '  evidence:',
       `    positive_refs: ["${fixtures}/positive.ts"]`,
@@ -200,7 +200,7 @@ const mechanical = read(artifact)
   );
 expect(mechanical.includes('"constraint"') && mechanical.includes('compiler:'), `could not edit ${artifact}`, read(artifact));
 write(artifact, mechanical);
-say(`edited ${artifact}: detectability "mechanical", detector \\bthrow new Error\\( on src/**/*.ts, two fixtures`);
+say(`edited ${artifact}: detectability "mechanical", detector \\bthrow new Error\\( on src/*.ts, two fixtures`);
 run(process.execPath, [FINDINGS_COMPILE]);
 const index = () => JSON.parse(read('.agents/constraints/index.json'));
 const entry = () => index().constraints.find((c) => c.finding_id === findingId);

@@ -13,12 +13,11 @@
  * regular file, and `.agents/`. Any doubt (no index, an invalid one, git grep failing, a git
  * without PCRE) reads everything, as before.
  */
-import { parseConstraintIndex } from '../src/constraints/index-file.js';
+import { hasConstraintFiles, parseConstraintSet, type ConstraintTexts } from '../src/constraints/constraint-set.js';
 import { stagedFilesMatching } from '../src/git/grep.js';
-import { Layout } from '../src/layout.js';
-import { compileAppliesTo } from '../src/match/applies.js';
-import { compileDetector } from '../src/match/detector.js';
-import { LiteralTable, requiredLiterals, type LiteralTree } from '../src/match/literals.js';
+import { entryPathFilter } from '../src/match/applies.js';
+import { compileDetector, kindsOf, loadDetectorKinds } from '../src/match/detector.js';
+import { LiteralTable, type LiteralTree } from '../src/match/literals.js';
 import { applicableConstraints, isGateExempt } from './gate.js';
 
 /** An index entry as `git ls-files -s` lists it. */
@@ -57,17 +56,18 @@ export function grepPattern(literals: readonly string[]): string {
 }
 
 /**
- * The paths worth reading among `listed`, or null to read them all. `indexText` is the constraint
- * index the check will apply (the working tree's for `--all`).
+ * The paths worth reading among `listed`, or null to read them all. `texts` are the constraint
+ * files the check will apply (the working tree's for `--all`).
  */
 export async function pathsWorthReading(
   root: string,
   listed: readonly ListedBlob[],
-  indexText: string | null,
+  texts: ConstraintTexts,
 ): Promise<ReadonlySet<string> | null> {
-  if (indexText === null) return null;
-  const parsed = parseConstraintIndex(indexText, Layout.constraintIndex);
+  if (!hasConstraintFiles(texts)) return null;
+  const parsed = parseConstraintSet(texts);
   if (!parsed.ok) return null;
+  await loadDetectorKinds(kindsOf(parsed.index.constraints));
   const needed = new Set<string>();
   for (const e of listed) if (!REGULAR.has(e.mode) || isGateExempt(e.path)) needed.add(e.path);
   const literals = new Set<string>();
@@ -75,11 +75,11 @@ export async function pathsWorthReading(
   const coveredOnce = new Set<string>();
   // Skipped constraints are included: a larger selection is always safe.
   for (const c of applicableConstraints(parsed.index, new Set())) {
-    const filter = compileAppliesTo(c.applies_to, { requireGlobs: c.status === 'active' });
+    const filter = entryPathFilter(c);
     const compiled = compileDetector(c.detector);
     // A broken glob or detector is an error about the index, whatever the files hold.
     if (!filter.ok || !compiled.ok) continue;
-    const tree = compiled.matcher.mode === 'match' ? requiredLiterals(compiled.matcher.re2, table) : null;
+    const tree = compiled.matcher.mode === 'match' ? compiled.matcher.requiredLiterals(table) : null;
     const own = tree === null ? null : literalsOf(tree, table);
     // git grep looks line by line: a literal with a line feed cannot be searched for that way.
     if (own !== null && !own.some((l) => l.includes('\n'))) {

@@ -5,7 +5,7 @@
  */
 import { parseConfig } from '../src/config.js';
 import type { Diagnostic } from '../src/diagnostics.js';
-import { EMPTY_INDEX, parseConstraintIndex } from '../src/constraints/index-file.js';
+import { hasConstraintFiles, parseConstraintSet, sameConstraintTexts, type ConstraintTexts } from '../src/constraints/constraint-set.js';
 import { rangeAddedLines, stagedAddedLines, type AddedLines } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
@@ -16,7 +16,7 @@ import { applySuppressions } from './suppressions.js';
 import { applyBaselinesFrom, baselineSourceOf } from './baselines.js';
 import { withChecklistNotes } from './checklist.js';
 import { binarySkipWarnings, reportSkip } from './skip-report.js';
-import { collect, type CheckMode, type Collected } from './sources.js';
+import { collect, constraintTexts, type CheckMode, type Collected } from './sources.js';
 
 export type CheckOutcome =
   | { readonly status: 'no-index'; readonly collected: Collected; readonly diagnostics: Diagnostic[]; readonly lines: string[] }
@@ -40,25 +40,24 @@ export interface CheckOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-/** The index before the change, or null (absent, no "before", or unreadable: the index after it then judges alone). */
-function beforeIndex(text: string | null): ConstraintIndex | null {
-  if (text === null) return null;
-  const parsed = parseConstraintIndex(text, Layout.constraintIndex);
+/** The constraint set before the change, or null (absent, no "before", or unreadable: the set after it then judges alone). */
+function beforeIndex(texts: ConstraintTexts | null): ConstraintIndex | null {
+  if (texts === null) return null;
+  const parsed = parseConstraintSet(texts);
   return parsed.ok ? parsed.index : null;
 }
 
 /** Runs the gate over a mode; never throws for bad user content (an invalid index is an outcome). */
 export async function checkConstraints(root: string, mode: CheckMode, options: CheckOptions): Promise<CheckOutcome> {
   const collected = options.collected ?? (await collect(root, mode));
-  // An index the change leaves as it is (the usual commit) is parsed once: the index before it
-  // then holds nothing back that the index after it does not apply (hooks/judgment.ts).
-  const before = collected.constraintIndexBefore === collected.constraintIndexText ? null : beforeIndex(collected.constraintIndexBefore);
-  // A change that deletes the index is still judged by the index before it.
-  if (collected.constraintIndexText === null && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
-  const parsed =
-    collected.constraintIndexText === null
-      ? { ok: true as const, index: EMPTY_INDEX }
-      : parseConstraintIndex(collected.constraintIndexText, Layout.constraintIndex);
+  // Both constraint files (index.json and extended.json) are one set of entries (src/constraints/constraint-set.ts).
+  const sets = constraintTexts(collected);
+  // Constraint files the change leaves as they are (the usual commit) are parsed once: the set
+  // before it then holds nothing back that the set after it does not apply (hooks/judgment.ts).
+  const before = sets.before !== null && sameConstraintTexts(sets.before, sets.after) ? null : beforeIndex(sets.before);
+  // A change that deletes the files is still judged by the set before it.
+  if (!hasConstraintFiles(sets.after) && before === null) return { status: 'no-index', collected, diagnostics: [], lines: [] };
+  const parsed = parseConstraintSet(sets.after);
   if (!parsed.ok) return { status: 'invalid-index', collected, diagnostics: [...parsed.diagnostics], lines: [] };
   const judgment = stricterJudgment(before, parsed.index);
   const index = judgment.index;
@@ -85,11 +84,18 @@ export async function checkConstraints(root: string, mode: CheckMode, options: C
     // In a change mode a file without added lines (a pure rename, a mode change) adds nothing.
     added: added ? (added.get(f.path) ?? new Set<number>()) : undefined,
   }));
-  const indexText = collected.constraintIndexText ?? '';
   const hits = await runGateInChunks(
     index,
     files,
-    { budgetMs, skip: options.skip, bypass: options.bypass, indexFile: Layout.constraintIndex, indexText, held: judgment.held },
+    {
+      budgetMs,
+      skip: options.skip,
+      bypass: options.bypass,
+      indexFile: Layout.constraintIndex,
+      indexText: sets.after.index ?? '',
+      extendedText: sets.after.extended ?? '',
+      held: judgment.held,
+    },
     { onProgress: options.onProgress },
   );
   // Inline markers next to a hit (docs/hooks.md, "Inline suppressions"); a clean check reads nothing more.

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { gitConfig, hooksDir, isLinkedWorktree } from '../src/git/hooks.js';
-import { parseConstraintIndex } from '../src/constraints/index-file.js';
+import { parseConstraintSet } from '../src/constraints/constraint-set.js';
 import { Layout } from '../src/layout.js';
 import { displayPath } from '../src/paths.js';
 import { worktreeFiles } from '../src/repo-files.js';
@@ -129,11 +129,12 @@ export async function doctor(root: string, env: NodeJS.ProcessEnv = process.env)
       'warning',
     );
 
-  const indexText = await readOrNull(path.join(root, Layout.constraintIndex));
-  if (indexText !== null) {
-    const parsed = parseConstraintIndex(indexText);
-    if (!parsed.ok) out.push(...parsed.diagnostics);
-  }
+  const texts = {
+    index: await readOrNull(path.join(root, Layout.constraintIndex)),
+    extended: await readOrNull(path.join(root, Layout.extendedIndex)),
+  };
+  const parsed = parseConstraintSet(texts);
+  if (!parsed.ok) out.push(...parsed.diagnostics);
   const files = worktreeFiles(root);
   if ([...(await files.list(Layout.findingsDir)), ...(await files.list(Layout.fixturesDir))].some(isFindingSource)) {
     const drift = await compiledDrift(files);

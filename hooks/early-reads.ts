@@ -10,13 +10,14 @@ import type { LocalRepository } from '../src/git/local-repository.js';
 import { Layout } from '../src/layout.js';
 import { stagedFromFiles, withStagedDiff, type StagedFromFiles } from './local-meta.js';
 
-/** The constraint index and config as staged: what every staged check reads besides the blobs. */
-export const STAGED_META = [`:${Layout.constraintIndex}`, `:${Layout.config}`] as const;
-/** The constraint index at HEAD (the "before" of the stricter-of judgment, hooks/judgment.ts). */
+/** The constraint files (index.json, extended.json) and config as staged: what every staged check reads besides the blobs. */
+export const STAGED_META = [`:${Layout.constraintIndex}`, `:${Layout.config}`, `:${Layout.extendedIndex}`] as const;
+/** The constraint files at HEAD (the "before" of the stricter-of judgment, hooks/judgment.ts). */
 export const HEAD_INDEX = `HEAD:${Layout.constraintIndex}`;
+export const HEAD_EXTENDED = `HEAD:${Layout.extendedIndex}`;
 /** HEAD's commit: the batch's header names it, so no `rev-parse` is needed for it (hooks/commit-start.ts). */
 export const HEAD_COMMIT = 'HEAD^{commit}';
-const META = [...STAGED_META, HEAD_INDEX, HEAD_COMMIT];
+const META = [...STAGED_META, HEAD_INDEX, HEAD_EXTENDED, HEAD_COMMIT];
 
 /** Reads of a staged check started before the root and HEAD were known. */
 export interface EarlyReads {
@@ -24,7 +25,7 @@ export interface EarlyReads {
   readonly cwd: string;
   /** The staged diff's output, or null when git failed (the caller then asks again, as without it). */
   readonly diff: Promise<Buffer | null>;
-  /** STAGED_META, HEAD_INDEX and HEAD_COMMIT read by name (null: absent), or null when git failed (then read again). */
+  /** STAGED_META, HEAD_INDEX, HEAD_EXTENDED and HEAD_COMMIT read by name (null: absent), or null when git failed (then read again). */
   readonly meta: Promise<Map<string, BatchObject | null> | null>;
 }
 
@@ -81,7 +82,9 @@ function fromFiles(files: StagedFromFiles, diff: Buffer): Map<string, BatchObjec
   return new Map([
     [STAGED_META[0], answers.stagedIndex],
     [STAGED_META[1], answers.stagedConfig],
+    [STAGED_META[2], answers.stagedExtended],
     [HEAD_INDEX, answers.headIndex],
+    [HEAD_EXTENDED, answers.headExtended],
     [HEAD_COMMIT, answers.headCommit],
   ]);
 }

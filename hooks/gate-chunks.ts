@@ -10,7 +10,9 @@
 import { os, workerThreads } from '../src/lazy-builtins.js';
 import { sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
 import { workerScript } from '../src/package-root.js';
+import { Layout } from '../src/layout.js';
 import type { ConstraintIndex } from '../src/types.js';
+import { kindsOf, loadDetectorKinds } from '../src/match/detector.js';
 import { prepareGate, runGate, type CheckedFile, type GateOptions } from './gate.js';
 import type { GateWorkerData, GateWorkerMessage } from './gate-worker.js';
 
@@ -76,7 +78,7 @@ export async function runGateInChunks(
   let done = 0;
   const take = (count: number, diagnostics: readonly Diagnostic[]): void => {
     for (const d of diagnostics) {
-      if (d.file === options.indexFile) {
+      if (d.file === options.indexFile || d.file === Layout.extendedIndex) {
         const key = JSON.stringify(d);
         if (indexLevel.has(key)) continue;
         indexLevel.add(key);
@@ -103,6 +105,7 @@ export async function runGateInChunks(
   // Observe a worker failure at once (it is rethrown below, after the main share).
   worker.catch(() => undefined);
   // Compiled once (globs, detectors, prefilter), applied chunk by chunk.
+  await loadDetectorKinds(kindsOf(index.constraints));
   const gate = prepareGate(index, options);
   try {
     for (let from = 0; from < mainShare; from += size) {

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ConstraintIndex } from '../src/types.js';
+import { kindsOf, loadDetectorKinds } from '../src/match/detector.js';
 import { prepareGate, type CheckedFile, type GateOptions } from './gate.js';
 
 export interface GateWorkerData {
@@ -23,6 +24,7 @@ export type GateWorkerMessage =
 const data = workerData as GateWorkerData;
 const held = new Map(data.held.map(([i, note]) => [data.index.constraints[i]!, note]));
 const options: GateOptions = { ...data.options, held };
+await loadDetectorKinds(kindsOf(data.index.constraints));
 const gate = prepareGate(data.index, options);
 for (let from = 0; from < data.files.length; from += data.chunkSize) {
   const part = data.files.slice(from, from + data.chunkSize);

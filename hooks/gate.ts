@@ -5,10 +5,12 @@
  * (fail closed). Every constraint diagnostic ends with `findings explain <id>`.
  */
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
-import { compileAppliesTo } from '../src/match/applies.js';
+import { entryPathFilter } from '../src/match/applies.js';
 import { BoundedEvaluator } from '../src/match/bounded.js';
-import { buildPrefilter, compileDetector, type Matcher, type Prefilter } from '../src/match/detector.js';
+import { buildPrefilter, compileDetector, kindsOf, loadDetectorKinds, type Matcher, type Prefilter } from '../src/match/detector.js';
 import { enforcementFor, indexEntryLine } from '../src/constraints/index-file.js';
+import { originOf } from '../src/constraints/constraint-set.js';
+import { Layout } from '../src/layout.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 
 /** One file to judge: its path, its text, and (for change-scoped checks) the lines the change adds. */
@@ -29,6 +31,8 @@ export interface GateOptions {
   /** Path and text of the index, to point evaluation errors at the entry's line. */
   readonly indexFile: string;
   readonly indexText: string;
+  /** Text of the extended index (`.agents/constraints/extended.json`), for the entries it holds. */
+  readonly extendedText?: string | undefined;
   /** Entries judged more strictly than their index says (hooks/judgment.ts), with the note saying why. */
   readonly held?: ReadonlyMap<ConstraintEntry, string>;
 }
@@ -97,7 +101,7 @@ interface Prepared {
 }
 
 function prepare(c: ConstraintEntry): Prepared {
-  const filter = compileAppliesTo(c.applies_to, { requireGlobs: c.status === 'active' });
+  const filter = entryPathFilter(c);
   const compiled = compileDetector(c.detector);
   return {
     entry: c,
@@ -134,6 +138,7 @@ export function addsAnyLine(added: ReadonlySet<number>, first: number, last: num
  * constraint fails closed and a shadow warns.
  */
 export async function runGate(index: ConstraintIndex, allFiles: readonly CheckedFile[], options: GateOptions): Promise<Diagnostic[]> {
+  await loadDetectorKinds(kindsOf(applicableConstraints(index, options.skip)));
   const gate = prepareGate(index, options);
   try {
     return await gate.judge(allFiles);
@@ -150,7 +155,10 @@ export interface PreparedGate {
   close(): void;
 }
 
-/** Compiles the index's applicable constraints (globs, detectors, prefilter) once, for many batches of files. */
+/**
+ * Compiles the index's applicable constraints (globs, detectors, prefilter) once, for many
+ * batches of files. The detector kinds they use must be loaded (loadDetectorKinds).
+ */
 export function prepareGate(index: ConstraintIndex, options: GateOptions): PreparedGate {
   const evaluator = new BoundedEvaluator();
   const prepared = applicableConstraints(index, options.skip).map(prepare);
@@ -248,16 +256,20 @@ async function judge(
         message: `constraint "${c.id}" (${c.title}) could not be evaluated: ${why}`,
         notes,
       });
+    // An entry's own problems are reported at its line, in the file that holds it.
+    const where = (): [string, number] =>
+      originOf(c) === 'extended'
+        ? [Layout.extendedIndex, indexEntryLine(options.extendedText ?? '', c.id)]
+        : [options.indexFile, indexEntryLine(options.indexText, c.id)];
     if (p.test === null) {
       // The glob itself is broken: we cannot tell which files it covers, so it fails closed whenever anything is checked.
-      if (files.length > 0)
-        out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad applies_to'));
+      if (files.length > 0) out.push(evaluationError(...where(), p.problem ?? 'bad applies_to'));
       continue;
     }
     const { mask, count } = coverage.of(p);
     if (count === 0) continue;
     if (p.matcher === null) {
-      out.push(evaluationError(options.indexFile, indexEntryLine(options.indexText, c.id), p.problem ?? 'bad detector'));
+      out.push(evaluationError(...where(), p.problem ?? 'bad detector'));
       continue;
     }
     for (const i of toEvaluate(p, mask)) {
@@ -303,7 +315,7 @@ export function needsAddedLines(index: ConstraintIndex, skip: ReadonlySet<string
 export function addedLinePaths(index: ConstraintIndex, skip: ReadonlySet<string>, paths: readonly string[]): string[] {
   const tests = applicableConstraints(index, skip)
     .filter((c) => c.applies_to.scope === 'added-lines')
-    .map((c) => compileAppliesTo(c.applies_to))
+    .map((c) => entryPathFilter(c, { requireGlobs: false }))
     .flatMap((f) => (f.ok ? [f.test] : []));
   return paths.filter((p) => tests.some((t) => t(p)));
 }

@@ -1,9 +1,10 @@
 /**
  * The early reads' answers from the repository's files instead of a `git cat-file` process
- * (docs/hooks.md "Speed"): HEAD's commit (src/git/local-head.ts) and the constraint index and
- * config as staged (the index file names their blobs: src/git/git-index.ts), read while git
- * computes the staged diff; then the constraint index at HEAD, once the diff is in (it names that
- * blob when the commit changes it; otherwise it is the staged one). A blob counts only when its
+ * (docs/hooks.md "Speed"): HEAD's commit (src/git/local-head.ts) and the constraint files
+ * (index.json, extended.json) and config as staged (the index file names their blobs:
+ * src/git/git-index.ts), read while git computes the staged diff; then the constraint files at
+ * HEAD, once the diff is in (it names each blob when the commit changes it; otherwise it is the
+ * staged one). A blob counts only when its
  * bytes hash to its name, as every staged blob read from disk (src/git/local-blobs.ts). Null
  * whenever one answer is not certain: the caller then asks git for all of them, as before.
  */
@@ -41,17 +42,21 @@ export function headEntry(changes: readonly RawChange[], file: string, staged: I
 export interface LocalMeta {
   readonly stagedIndex: BatchObject | null;
   readonly stagedConfig: BatchObject | null;
+  readonly stagedExtended: BatchObject | null;
   readonly headIndex: BatchObject | null;
+  readonly headExtended: BatchObject | null;
   /** HEAD's commit (only its name: `data` is empty), null on an unborn branch. */
   readonly headCommit: BatchObject | null;
 }
 
-/** What the files say before the diff is in: HEAD's commit and the staged constraint index and config. */
+/** What the files say before the diff is in: HEAD's commit and the staged constraint files and config. */
 export interface StagedFromFiles {
   readonly head: string | null;
   readonly stagedIndexEntry: IndexEntry | undefined;
   readonly stagedIndex: BatchObject | null;
   readonly stagedConfig: BatchObject | null;
+  readonly stagedExtendedEntry: IndexEntry | undefined;
+  readonly stagedExtended: BatchObject | null;
   /** Reads a blob as the staged ones were read (undefined: not on disk as a verified blob). */
   readonly read: (file: string, entry: IndexEntry | null | undefined) => BatchObject | null | undefined;
 }
@@ -73,8 +78,12 @@ export function stagedFromFiles(local: LocalRepository, env: NodeJS.ProcessEnv):
     return null;
   }
   // The project root is the top level here (prefix ''): the index file names paths from there.
-  const [indexAt, configAt] = [topLevelOf(Layout.constraintIndex, ''), topLevelOf(Layout.config, '')];
-  const staged = readIndexEntries(indexData, [indexAt, configAt], local.hashBytes);
+  const [indexAt, configAt, extendedAt] = [
+    topLevelOf(Layout.constraintIndex, ''),
+    topLevelOf(Layout.config, ''),
+    topLevelOf(Layout.extendedIndex, ''),
+  ];
+  const staged = readIndexEntries(indexData, [indexAt, configAt, extendedAt], local.hashBytes);
   if (staged === null) return null;
   const objects = path.join(local.gitDir, 'objects');
   const read = (file: string, entry: IndexEntry | null | undefined): BatchObject | null | undefined => {
@@ -86,19 +95,37 @@ export function stagedFromFiles(local: LocalRepository, env: NodeJS.ProcessEnv):
   const stagedIndexEntry = staged.get(indexAt);
   const stagedIndex = read(Layout.constraintIndex, stagedIndexEntry);
   const stagedConfig = read(Layout.config, staged.get(configAt));
-  if (stagedIndex === undefined || stagedConfig === undefined) return null;
-  return { head, stagedIndexEntry, stagedIndex, stagedConfig, read };
+  const stagedExtendedEntry = staged.get(extendedAt);
+  const stagedExtended = read(Layout.extendedIndex, stagedExtendedEntry);
+  if (stagedIndex === undefined || stagedConfig === undefined || stagedExtended === undefined) return null;
+  return { head, stagedIndexEntry, stagedIndex, stagedConfig, stagedExtendedEntry, stagedExtended, read };
 }
 
-/** The answers, once the staged diff is in (it names HEAD's constraint index); null when git must be asked. */
+/** A constraint file at HEAD, from the staged diff (undefined: not certain). */
+function atHead(files: StagedFromFiles, changes: readonly RawChange[], file: string): BatchObject | null | undefined {
+  const entry = file === Layout.constraintIndex ? files.stagedIndexEntry : files.stagedExtendedEntry;
+  const staged = file === Layout.constraintIndex ? files.stagedIndex : files.stagedExtended;
+  const before = headEntry(changes, file, entry);
+  if (before === undefined) return undefined;
+  return before?.sha === entry?.sha ? staged : files.read(file, before);
+}
+
+/** The answers, once the staged diff is in (it names HEAD's constraint files); null when git must be asked. */
 export function withStagedDiff(files: StagedFromFiles, diff: Buffer): LocalMeta | null {
   // An ordinary repository's hook runs at its top level, which is the project root (prefix '').
-  const before = headEntry(changesAtRoot(parseRawDiff(diff), ''), Layout.constraintIndex, files.stagedIndexEntry);
-  if (before === undefined) return null;
-  const headIndex = before?.sha === files.stagedIndexEntry?.sha ? files.stagedIndex : files.read(Layout.constraintIndex, before);
-  if (headIndex === undefined) return null;
+  const changes = changesAtRoot(parseRawDiff(diff), '');
+  const headIndex = atHead(files, changes, Layout.constraintIndex);
+  const headExtended = atHead(files, changes, Layout.extendedIndex);
+  if (headIndex === undefined || headExtended === undefined) return null;
   const headCommit = files.head === null ? null : { id: files.head, data: NO_DATA };
-  return { stagedIndex: files.stagedIndex, stagedConfig: files.stagedConfig, headIndex, headCommit };
+  return {
+    stagedIndex: files.stagedIndex,
+    stagedConfig: files.stagedConfig,
+    stagedExtended: files.stagedExtended,
+    headIndex,
+    headExtended,
+    headCommit,
+  };
 }
 
 /** The early reads' answers, or null when git must be asked. */

@@ -10,14 +10,14 @@
  * The parents' versions are judged with the same pure gate and the staged constraint index.
  */
 import { diagnostic, sortDiagnostics, type Diagnostic } from '../src/diagnostics.js';
-import { parseConstraintIndex } from '../src/constraints/index-file.js';
+import { hasConstraintFiles, parseConstraintSet } from '../src/constraints/constraint-set.js';
 import { parseConfig } from '../src/config.js';
 import { readObjects } from '../src/git/core.js';
 import { operationParents, type Operation, type OperationParent } from '../src/git/hooks.js';
 import { Layout } from '../src/layout.js';
 import type { ConstraintIndex } from '../src/types.js';
 import { runGate } from './gate.js';
-import type { Collected } from './sources.js';
+import { constraintTexts, type Collected } from './sources.js';
 
 /** A parent's version of each file the diagnostics name (null: the file is not in that parent). */
 export interface ParentFiles {
@@ -143,8 +143,8 @@ export async function judgeOperationCommit(
     parent,
     files: new Map(named.map((f) => [f, objects.get(`${parent.sha}:${f}`)?.toString('utf8') ?? null])),
   }));
-  const parsed =
-    collected.constraintIndexText === null ? null : parseConstraintIndex(collected.constraintIndexText, Layout.constraintIndex);
+  const after = constraintTexts(collected).after;
+  const parsed = hasConstraintFiles(after) ? parseConstraintSet(after) : null;
   const budgetMs = collected.configText === null ? 250 : parseConfig(collected.configText).config.matchBudgetMs;
   return judgeOperation(diagnostics, { operation, staged, parents: parentFiles, index: parsed?.ok ? parsed.index : null, skip, budgetMs });
 }

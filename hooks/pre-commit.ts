@@ -12,6 +12,7 @@
  */
 import { diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { mergeHeadsFromEnv, type Operation } from '../src/git/hooks.js';
+import { isConstraintFile } from '../src/constraints/constraint-set.js';
 import { Layout } from '../src/layout.js';
 import type { RepoFiles } from '../src/repo-files.js';
 import { checkConstraints } from './check.js';
@@ -27,9 +28,7 @@ const REVIEW_FILE = /^\.agents\/reviews\/[^/]+\.(?:jsonl|md)$/;
 export function validationPaths(changed: readonly string[]): string[] {
   // A staged ledger or note: its note is checked against the staged ledger (review/stale-note).
   const notes = changed.filter((p) => REVIEW_FILE.test(p)).map((p) => p.replace(/\.jsonl$/, '.md'));
-  return [
-    ...new Set([...changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || p === Layout.constraintIndex), ...notes]),
-  ].sort();
+  return [...new Set([...changed.filter((p) => p === Layout.registry || ARTIFACT.test(p) || isConstraintFile(p)), ...notes])].sort();
 }
 
 /** True for the inputs of compilation (docs/contracts/compiler.md#promotion): the findings folder and constraint fixtures. Pure. */
@@ -83,12 +82,8 @@ export async function preCommit(
   lines.push(...check.lines);
   if (check.status === 'no-index')
     lines.push('findings: no constraint index staged (.agents/constraints/index.json); no constraints to check');
-  else if (
-    check.status === 'invalid-index' &&
-    toValidate.includes(Layout.constraintIndex) &&
-    diagnostics.some((d) => d.file === Layout.constraintIndex)
-  ) {
-    // Step 2 already reported the staged index; do not say it twice.
+  else if (check.status === 'invalid-index' && toValidate.some(isConstraintFile) && diagnostics.some((d) => isConstraintFile(d.file))) {
+    // Step 2 already reported the staged constraint files; do not say it twice.
   } else diagnostics.push(...check.diagnostics);
   if (check.status === 'invalid-index') lines.push('findings: the staged constraint index is invalid, so no constraint was checked');
 

@@ -6,7 +6,7 @@
  */
 import { compareStrings, diagnostic, type Diagnostic } from '../src/diagnostics.js';
 import { Layout } from '../src/layout.js';
-import { compileAppliesTo } from '../src/match/applies.js';
+import { entryPathFilter } from '../src/match/applies.js';
 import type { ConstraintEntry, ConstraintIndex } from '../src/types.js';
 import { applicableConstraints, applies, blocks, isGateExempt } from './gate.js';
 
@@ -44,7 +44,7 @@ export function binarySkipWarnings(index: ConstraintIndex, skip: ReadonlySet<str
   if (paths.length === 0) return [];
   const covering = applicableConstraints(index, skip)
     .filter(blocks)
-    .map((c) => ({ id: c.id, filter: compileAppliesTo(c.applies_to) }));
+    .map((c) => ({ id: c.id, filter: entryPathFilter(c, { requireGlobs: false }) }));
   const out: Diagnostic[] = [];
   for (const p of paths) {
     const ids = [...new Set(covering.filter((c) => !c.filter.ok || c.filter.test(p)).map((c) => c.id))];

@@ -23,7 +23,8 @@ import {
 import { Layout } from '../src/layout.js';
 import { pathsWorthReading } from './blob-selection.js';
 import { readLocalBlobs } from '../src/git/local-blobs.js';
-import { HEAD_INDEX, STAGED_META, type EarlyReads } from './early-reads.js';
+import { HEAD_EXTENDED, HEAD_INDEX, STAGED_META, type EarlyReads } from './early-reads.js';
+import type { ConstraintTexts } from '../src/constraints/constraint-set.js';
 import type { FileContent } from '../src/repo-files.js';
 import { isNotFound } from '../src/fs/atomic.js';
 import { UsageError } from '../src/exit-codes.js';
@@ -47,12 +48,16 @@ export interface Collected {
   readonly skipped: { path: string; reason: string }[];
   /** The constraint index's text from the same source as the content, or null when absent. */
   readonly constraintIndexText: string | null;
+  /** The extended index's text (`.agents/constraints/extended.json`) from the same source, or null when absent. */
+  readonly extendedIndexText: string | null;
   /**
    * Constraint index text before the change (HEAD for staged content, the range's base), or
    * null when absent or when the mode has no "before" (a base-less tree, `--all`): the gate
    * judges by the stricter of the two (hooks/judgment.ts).
    */
   readonly constraintIndexBefore: string | null;
+  /** The extended index before the change, as constraintIndexBefore. */
+  readonly extendedIndexBefore: string | null;
   readonly configText: string | null;
   /** Where the content and the constraint index were read from, for messages (`index`, `worktree`, `<sha>`). */
   readonly contentSource: string;
@@ -81,6 +86,26 @@ async function readWorktree(root: string, rel: string): Promise<string | null> {
     if (isNotFound(error) || (error as { code?: string }).code === 'ENOTDIR') return null;
     throw error;
   }
+}
+
+/** The constraint files a collection read, after and before the change (null: the mode has no "before"). */
+export function constraintTexts(c: Collected): { readonly after: ConstraintTexts; readonly before: ConstraintTexts | null } {
+  const after = { index: c.constraintIndexText, extended: c.extendedIndexText };
+  const before = { index: c.constraintIndexBefore, extended: c.extendedIndexBefore };
+  return { after, before: before.index === null && before.extended === null ? null : before };
+}
+
+/** How a commit-ish names the constraint index, the config and the extended index. */
+const metaAt = (rev: string): readonly [string, string, string] => [
+  `${rev}:${Layout.constraintIndex}`,
+  `${rev}:${Layout.config}`,
+  `${rev}:${Layout.extendedIndex}`,
+];
+
+/** The working tree's constraint files. */
+export async function readWorktreeConstraints(root: string): Promise<ConstraintTexts> {
+  const [index, extended] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.extendedIndex)]);
+  return { index, extended };
 }
 
 interface Listed {
@@ -115,8 +140,10 @@ export interface Known {
 /** Lists and reads the files of a mode with one cat-file process (index and config in the same batch). */
 export async function collect(root: string, mode: CheckMode, known: Known = {}): Promise<Collected> {
   let listed: Listed[];
-  let metaNames: [string, string] | null = null;
-  let beforeName: string | null = null;
+  /** How the mode names the constraint index, the config and the extended index. */
+  let metaNames: readonly [string, string, string] | null = null;
+  /** How it names the constraint index and the extended index before the change. */
+  let beforeNames: readonly [string, string] | null = null;
   let contentSource: string;
   let diffBase: Collected['diffBase'] = null;
   let deletedPaths: string[] = [];
@@ -139,12 +166,15 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       metaNames = [...STAGED_META];
       contentSource = 'index';
       diffBase = { from: base, to: null };
-      if (head !== null) beforeName = `${head}:${Layout.constraintIndex}`;
+      if (head !== null) beforeNames = [`${head}:${Layout.constraintIndex}`, `${head}:${Layout.extendedIndex}`];
       const meta = early === null ? null : await early.meta;
       if (meta !== null) {
-        metaRead = new Map(metaNames.map((n) => [n, meta.get(n)?.data ?? null]));
+        metaRead = new Map(STAGED_META.map((n) => [n, meta.get(n)?.data ?? null]));
         // HEAD named by the sha the probe resolved or by name, at the same moment: the same blob.
-        if (beforeName !== null) metaRead.set(beforeName, meta.get(HEAD_INDEX)?.data ?? null);
+        if (beforeNames !== null) {
+          metaRead.set(beforeNames[0], meta.get(HEAD_INDEX)?.data ?? null);
+          metaRead.set(beforeNames[1], meta.get(HEAD_EXTENDED)?.data ?? null);
+        }
       }
       break;
     }
@@ -152,15 +182,15 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       const raw = await rangeChanges(root, mode.from, mode.to);
       listed = fromChanges(raw);
       deletedPaths = deletionsOf(raw);
-      metaNames = [`${mode.to}:${Layout.constraintIndex}`, `${mode.to}:${Layout.config}`];
+      metaNames = metaAt(mode.to);
       contentSource = mode.to.slice(0, 12);
       diffBase = { from: mode.from, to: mode.to };
-      beforeName = `${mode.from}:${Layout.constraintIndex}`;
+      beforeNames = [`${mode.from}:${Layout.constraintIndex}`, `${mode.from}:${Layout.extendedIndex}`];
       break;
     }
     case 'tree': {
       listed = await treeEntries(root, mode.commit);
-      metaNames = [`${mode.commit}:${Layout.constraintIndex}`, `${mode.commit}:${Layout.config}`];
+      metaNames = metaAt(mode.commit);
       contentSource = mode.commit.slice(0, 12);
       break;
     }
@@ -168,7 +198,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
       listed = await indexEntries(root);
       contentSource = 'worktree';
       // Only the blobs that can matter to a constraint are read; the others are judged as empty text (hooks/blob-selection.ts).
-      worthReading = await pathsWorthReading(root, listed, await readWorktree(root, Layout.constraintIndex));
+      worthReading = await pathsWorthReading(root, listed, await readWorktreeConstraints(root));
       break;
     }
   }
@@ -184,7 +214,7 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
   // Blobs found on disk (the working tree, loose objects; hash-verified) need no cat-file.
   const local = known.objects === undefined ? null : readLocalBlobs(root, known.objects, read);
   const names = (local === null ? read : read.filter((e) => !local.has(e.sha))).map((e) => e.sha);
-  if (metaRead === null) names.push(...(metaNames ?? []), ...(beforeName === null ? [] : [beforeName]));
+  if (metaRead === null) names.push(...(metaNames ?? []), ...(beforeNames ?? []));
   const objects = await readObjects(root, names);
   for (const [name, data] of [...(local ?? []), ...(metaRead ?? [])]) objects.set(name, data);
   const files: FileContent[] = [];
@@ -199,22 +229,28 @@ export async function collect(root: string, mode: CheckMode, known: Known = {}):
     files.push({ path: e.path, data, ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}) });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const textOf = (name: string | undefined): string | null => (name === undefined ? null : (objects.get(name)?.toString('utf8') ?? null));
   let constraintIndexText: string | null;
+  let extendedIndexText: string | null;
   let configText: string | null;
   if (metaNames) {
-    constraintIndexText = objects.get(metaNames[0])?.toString('utf8') ?? null;
-    configText = objects.get(metaNames[1])?.toString('utf8') ?? null;
+    [constraintIndexText, configText, extendedIndexText] = metaNames.map(textOf) as [string | null, string | null, string | null];
   } else {
-    [constraintIndexText, configText] = await Promise.all([readWorktree(root, Layout.constraintIndex), readWorktree(root, Layout.config)]);
+    [constraintIndexText, extendedIndexText, configText] = await Promise.all([
+      readWorktree(root, Layout.constraintIndex),
+      readWorktree(root, Layout.extendedIndex),
+      readWorktree(root, Layout.config),
+    ]);
   }
-  const constraintIndexBefore = beforeName === null ? null : (objects.get(beforeName)?.toString('utf8') ?? null);
   return {
     files,
     changedPaths: listed.map((e) => e.path),
     deletedPaths,
     skipped,
     constraintIndexText,
-    constraintIndexBefore,
+    extendedIndexText,
+    constraintIndexBefore: textOf(beforeNames?.[0]),
+    extendedIndexBefore: textOf(beforeNames?.[1]),
     configText,
     contentSource,
     diffBase,
@@ -234,12 +270,9 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
   if (missing.length > 0)
     throw new UsageError(`${missing.join(', ')}: not in the index (stage it with \`git add\`, or check the working tree with --worktree)`);
   const head = await resolveCommit(root, 'HEAD');
-  // The index before the change (HEAD's) joins the batch: the stricter of the two judges (docs/hooks.md).
-  const metaNames = [
-    `:${Layout.constraintIndex}`,
-    `:${Layout.config}`,
-    ...(head === null ? [] : [`${head}:${Layout.constraintIndex}`]),
-  ] as const;
+  // The constraint files before the change (HEAD's) join the batch: the stricter of the two judges (docs/hooks.md).
+  const before = head === null ? [] : [`${head}:${Layout.constraintIndex}`, `${head}:${Layout.extendedIndex}`];
+  const metaNames = [...STAGED_META, ...before];
   const skipped: { path: string; reason: string }[] = [];
   const blobs = entries.filter((e) => {
     if (e.mode !== SUBMODULE) return true;
@@ -247,6 +280,7 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
     return false;
   });
   const objects = await readObjects(root, [...blobs.map((e) => e.sha), ...metaNames]);
+  const textOf = (name: string | undefined): string | null => (name === undefined ? null : (objects.get(name)?.toString('utf8') ?? null));
   const files: FileContent[] = [];
   for (const e of blobs) {
     const data = objects.get(e.sha);
@@ -260,9 +294,11 @@ async function collectStagedPaths(root: string, paths: readonly string[]): Promi
     changedPaths: entries.map((e) => e.path),
     deletedPaths: [],
     skipped,
-    constraintIndexText: objects.get(metaNames[0])?.toString('utf8') ?? null,
-    configText: objects.get(metaNames[1])?.toString('utf8') ?? null,
-    constraintIndexBefore: metaNames[2] === undefined ? null : (objects.get(metaNames[2])?.toString('utf8') ?? null),
+    constraintIndexText: textOf(metaNames[0]),
+    configText: textOf(metaNames[1]),
+    extendedIndexText: textOf(metaNames[2]),
+    constraintIndexBefore: textOf(before[0]),
+    extendedIndexBefore: textOf(before[1]),
     contentSource: 'index',
     diffBase: { from: head ?? EMPTY_TREE, to: null },
   };
@@ -298,8 +334,9 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     if (isBinary(data)) skipped.push({ path: p, reason: 'binary' });
     else files.push({ path: p, data });
   }
-  const [constraintIndexText, configText] = await Promise.all([
+  const [constraintIndexText, extendedIndexText, configText] = await Promise.all([
     readWorktree(root, Layout.constraintIndex),
+    readWorktree(root, Layout.extendedIndex),
     readWorktree(root, Layout.config),
   ]);
   return {
@@ -308,7 +345,9 @@ async function collectWorktreePaths(root: string, paths: readonly string[]): Pro
     deletedPaths: [],
     skipped,
     constraintIndexText,
+    extendedIndexText,
     constraintIndexBefore: null,
+    extendedIndexBefore: null,
     configText,
     contentSource: 'worktree',
     diffBase: null,

@@ -10,6 +10,8 @@ export const Layout = {
   preMortemChecksDir: '.agents/pre-mortem-checks',
   constraintsDir: '.agents/constraints',
   constraintIndex: '.agents/constraints/index.json',
+  /** Entries upstream's gate cannot take as they are (docs/compiler.md "The extended index"). */
+  extendedIndex: '.agents/constraints/extended.json',
   compileLock: '.agents/constraints/compile.lock',
   fixturesDir: '.agents/constraints/fixtures',
   measurementsDir: '.agents/constraints/measurements',
@@ -18,6 +20,9 @@ export const Layout = {
   roles: '.agents/roles.json',
   config: '.agents/config.json',
 } as const;
+
+/** True for either file of the constraint set (index.json, extended.json; src/constraints/constraint-set.ts). */
+export const isConstraintFile = (path: string): boolean => path === Layout.constraintIndex || path === Layout.extendedIndex;
 
 /** `.agents/findings/<id>.md` */
 export const artifactPath = (id: string): string => `${Layout.findingsDir}/${id}.md`;

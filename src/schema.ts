@@ -15,6 +15,7 @@ export type SchemaName =
   | 'finding-registry'
   | 'finding-artifact'
   | 'constraint-index'
+  | 'constraint-index-extended'
   | 'review-event'
   | 'task'
   | 'roles'

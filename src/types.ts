@@ -170,6 +170,10 @@ export interface ConstraintDetector {
   companion?: string;
   command?: string;
   message?: string;
+  /** Extended index only: the language a structural detector parses (e.g. `kind: "ast-grep"`). */
+  language?: string;
+  /** Extended index only: a structural detector's rule object, kept as written. */
+  rule?: Record<string, unknown>;
 }
 
 /** `evidence` of an index entry: fixtures, and the measurement an activation cites (flat, as upstream). */
@@ -204,7 +208,15 @@ export interface ConstraintEntry {
   checklist_item?: string;
   /** Read from an index of an earlier release only; never written (the artifact holds it). */
   tier?: Tier;
+  /**
+   * In memory only, never written: the file that holds the entry (src/constraints/constraint-set.ts).
+   * Absent for index.json; `extended` for `.agents/constraints/extended.json`.
+   */
+  origin?: ConstraintOrigin;
 }
+
+/** Which of the two constraint files holds an entry: upstream's `index.json`, or this project's `extended.json`. */
+export type ConstraintOrigin = 'index' | 'extended';
 
 export interface ConstraintIndex {
   schema_version: 1;
@@ -232,6 +244,8 @@ export const ENTRY_KEYS = [
 ] as const;
 export const APPLIES_TO_KEYS = ['scope', 'issue_types', 'path_globs', 'languages'] as const;
 export const DETECTOR_KEYS = ['kind', 'mode', 'pattern', 'exclude', 'companion', 'command', 'message'] as const;
+/** Detector keys of the extended index: upstream's, then the structural detectors' own. */
+export const EXTENDED_DETECTOR_KEYS = [...DETECTOR_KEYS, 'language', 'rule'] as const;
 export const EVIDENCE_KEYS = [
   'positive_refs',
   'negative_control_refs',
@@ -253,7 +267,7 @@ export const CONSTRAINT_KEY_ORDER = [
   'constraints',
   ...ENTRY_KEYS,
   ...APPLIES_TO_KEYS,
-  ...DETECTOR_KEYS,
+  ...EXTENDED_DETECTOR_KEYS,
   ...EVIDENCE_KEYS,
 ] as const;
 

@@ -4,9 +4,9 @@ import { stableStringify } from '../json-stable.js';
 import { parseJsonDocument } from '../jsonl.js';
 import { Layout } from '../layout.js';
 import { validate } from '../schema.js';
-import { jsonKeyLine } from '../text-position.js';
-import { CONSTRAINT_KEY_ORDER, type ConstraintEntry, type ConstraintIndex } from '../types.js';
-import { normaliseIndex, writtenEntry } from './shape.js';
+import { jsonKeyLine, lineAt } from '../text-position.js';
+import { CONSTRAINT_KEY_ORDER, type ConstraintEntry, type ConstraintIndex, type ConstraintOrigin } from '../types.js';
+import { normaliseIndex, readGoNulls, writtenEntry } from './shape.js';
 
 export type IndexParse =
   | { readonly ok: true; readonly index: ConstraintIndex }
@@ -18,18 +18,28 @@ export type IndexParse =
  * shape. Pure. Duplicate ids are an error too.
  */
 export function parseConstraintIndex(text: string, file: string = Layout.constraintIndex): IndexParse {
+  return parseIndexText(text, file, 'index');
+}
+
+/** parseConstraintIndex for `.agents/constraints/extended.json` (its own schema; entries marked `origin: 'extended'`). Pure. */
+export function parseExtendedIndex(text: string, file: string = Layout.extendedIndex): IndexParse {
+  return parseIndexText(text, file, 'extended');
+}
+
+function parseIndexText(text: string, file: string, origin: ConstraintOrigin): IndexParse {
   const doc = parseJsonDocument(text);
   if (!doc.ok)
     return {
       ok: false,
       diagnostics: [diagnostic({ file, line: doc.line, column: doc.column, ruleId: 'constraint-index/invalid-json', message: doc.reason })],
     };
-  const value = doc.value;
-  const problems = validate('constraint-index', value);
+  // Go writes an empty list as null, and reads null as the zero value: so does this reader.
+  const value = readGoNulls(doc.value);
+  const problems = validate(origin === 'extended' ? 'constraint-index-extended' : 'constraint-index', value);
   if (problems.length > 0) {
     return { ok: false, diagnostics: problems.map((message) => diagnostic({ file, line: 1, ruleId: 'constraint-index/schema', message })) };
   }
-  const index = normaliseIndex(value as Record<string, unknown>);
+  const index = normaliseIndex(value as Record<string, unknown>, origin);
   const seen = new Set<string>();
   const dups: Diagnostic[] = [];
   for (const c of index.constraints) {
@@ -58,8 +68,15 @@ export function enforcementFor(status: ConstraintEntry['status']): ConstraintEnt
   return status === 'active' ? 'block' : status === 'shadow' ? 'warn' : 'off';
 }
 
-/** The 1-based line of an entry's `"id": "<id>"` in index text (or of its earlier `c-<id>` spelling), else 1. Pure. */
+/**
+ * The 1-based line of an entry's `"id": "<id>"` in index text (or of its earlier `c-<id>`
+ * spelling), else 1; also in the compact form upstream's bash compiler writes (`"id":"<id>"`). Pure.
+ */
 export function indexEntryLine(text: string, id: string): number {
-  if (text.includes(`"id": ${JSON.stringify(id)}`)) return jsonKeyLine(text, 'id', id);
-  return jsonKeyLine(text, 'id', `c-${id}`);
+  for (const v of [id, `c-${id}`]) {
+    if (text.includes(`"id": ${JSON.stringify(v)}`)) return jsonKeyLine(text, 'id', v);
+    const compact = text.indexOf(`"id":${JSON.stringify(v)}`);
+    if (compact !== -1) return lineAt(text, compact);
+  }
+  return 1;
 }

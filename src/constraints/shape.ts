@@ -11,8 +11,10 @@ import {
   DETECTOR_KEYS,
   ENTRY_KEYS,
   EVIDENCE_KEYS,
+  EXTENDED_DETECTOR_KEYS,
   LEGACY_ID_PREFIX,
   type ConstraintAppliesTo,
+  type ConstraintOrigin,
   type ConstraintDetector,
   type ConstraintEntry,
   type ConstraintEvidence,
@@ -49,29 +51,46 @@ function literal(part: string): string {
   return part.replace(/[\\*?[\]{}()!+@|]/g, (c) => `\\${c}`);
 }
 
-/** Globs for a path prefix (`startsWith`, as earlier releases tested it). */
+/** Globs for a path prefix (`startsWith`, as earlier releases tested it), in picomatch's syntax. */
 function prefixGlobs(prefix: string): string[] {
   const p = literal(prefix);
   return prefix.endsWith('/') ? [`${p}**`] : [`${p}*`, `${p}*/**`];
 }
 
 /**
+ * The one glob of upstream's shapes (src/match/upstream-glob.ts) that means "starts with `prefix`
+ * and ends with `ext`" — what earlier releases tested — or null when none does (a `*` in either).
+ * Upstream's `*` crosses `/`, so `src/` + `.ts` is `src/*.ts`; a prefix alone is `src/**` (ending
+ * in `/`) or `src*`; an extension alone is `*.ts`. Every character but `*` is literal there.
+ */
+function upstreamGlob(prefix: string, ext: string): string | null {
+  if (prefix.includes('*') || ext.includes('*')) return null;
+  if (ext === '') return prefix === '' ? '*' : prefix.endsWith('/') ? `${prefix}**` : `${prefix}*`;
+  if (prefix === '') return ext.startsWith('.') ? `*${ext}` : `**/*${ext}`;
+  return `${prefix}*${ext}`;
+}
+
+/**
  * `path_globs` from the older `path_globs` + `path_prefixes` + `extensions` (all three had to
- * hold). Prefixes and extensions combine into globs when the globs are the default `**` (the
- * common case); otherwise extensions narrow each glob ending in `**` or `*`, and prefixes keep
- * the globs under them.
+ * hold). Prefixes and extensions combine into globs of upstream's shapes when the globs are the
+ * default `**` (the common case; docs/compiler.md "Index entry"); otherwise extensions narrow
+ * each glob ending in `**` or `*`, and prefixes keep the globs under them.
  */
 export function globsFrom(
   globs: readonly string[] | undefined,
   prefixes: readonly string[] | undefined,
   extensions: readonly string[] | undefined,
 ): string[] {
-  const exts = (extensions ?? []).map((e) => literal(e.startsWith('.') ? e : `.${e}`));
+  const rawExts = (extensions ?? []).map((e) => (e.startsWith('.') ? e : `.${e}`));
+  const exts = rawExts.map(literal);
   const pre = prefixes ?? [];
   const base = globs && globs.length > 0 ? [...globs] : ['**'];
   if (pre.length === 0 && exts.length === 0) return globs && globs.length > 0 ? [...globs] : ['**'];
   const everything = base.length === 1 && base[0] === '**';
   if (everything) {
+    const pairs = (pre.length > 0 ? pre : ['']).flatMap((p) => (rawExts.length > 0 ? rawExts : ['']).map((e) => [p, e] as const));
+    const upstream = pairs.map(([p, e]) => upstreamGlob(p, e));
+    if (upstream.every((g) => g !== null)) return [...new Set(upstream as string[])];
     const roots = pre.length > 0 ? pre.flatMap(prefixGlobs) : ['**'];
     if (exts.length === 0) return roots;
     // A slash-less glob matches the base name at any depth (docs/hooks.md "Globs").
@@ -95,13 +114,17 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
+/** Every repository path, in a glob shape upstream's gate accepts (`**` alone it refuses). */
+export const EVERY_PATH = '**/*';
+
 /** An applies_to of any age in the current shape. */
 export function normaliseAppliesTo(raw: Raw | undefined): ConstraintAppliesTo {
   const a = raw ?? {};
   const legacy = a['path_prefixes'] !== undefined || a['extensions'] !== undefined;
-  const globs = legacy
-    ? globsFrom(strs(a['path_globs']), strs(a['path_prefixes']), strs(a['extensions']))
-    : [...(strs(a['path_globs']) ?? [])];
+  // `**` (every path) is written `**/*`, the same files in a shape upstream's gate accepts.
+  const globs = (
+    legacy ? globsFrom(strs(a['path_globs']), strs(a['path_prefixes']), strs(a['extensions'])) : [...(strs(a['path_globs']) ?? [])]
+  ).map((g) => (g === '**' ? EVERY_PATH : g));
   const issueTypes = strs(a['issue_types']);
   const languages = strs(a['languages']);
   return {
@@ -121,10 +144,12 @@ export function normaliseDetector(raw: Raw): ConstraintDetector {
   const mode = canonicalMode(str(raw['mode']));
   const pattern = inlineFlags(str(raw['pattern']) ?? '', str(raw['flags']));
   const out: ConstraintDetector = { kind: kind === 'content_pattern' ? 'regex' : kind, ...(mode !== undefined ? { mode } : {}), pattern };
-  for (const k of ['exclude', 'companion', 'command', 'message'] as const) {
+  for (const k of ['exclude', 'companion', 'command', 'message', 'language'] as const) {
     const v = str(raw[k]);
     if (v) out[k] = v;
   }
+  const rule = raw['rule'];
+  if (typeof rule === 'object' && rule !== null && !Array.isArray(rule)) out.rule = rule as Record<string, unknown>;
   return out;
 }
 
@@ -204,10 +229,43 @@ export function normaliseEntry(raw: Raw): ConstraintEntry {
   return entry;
 }
 
-/** An index of any age (already schema-checked) in the current in-memory shape. */
-export function normaliseIndex(raw: Raw): ConstraintIndex {
+/** An index of any age (already schema-checked) in the current in-memory shape; `origin` marks extended.json's entries. */
+export function normaliseIndex(raw: Raw, origin: ConstraintOrigin = 'index'): ConstraintIndex {
   const list = Array.isArray(raw['constraints']) ? (raw['constraints'] as Raw[]) : [];
-  return { schema_version: 1, constraints: list.map(normaliseEntry) };
+  const constraints = list.map(normaliseEntry);
+  if (origin === 'extended') for (const c of constraints) c.origin = 'extended';
+  return { schema_version: 1, constraints };
+}
+
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A copy of `obj` without its null-valued keys. */
+function withoutNulls(obj: Raw): Raw {
+  const out: Raw = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== null) out[k] = v;
+  return out;
+}
+
+/**
+ * Go's reading of `null`, before the schema looks (docs/compiler.md "Sharing the index"): Go's
+ * encoding/json writes an empty or unset list as `null` (`"positive_refs": null`), and decoding
+ * `null` into a field leaves its zero value. So a null at the top, in an entry, or in its
+ * `applies_to`, `detector` or `evidence` reads as the key being absent, and `"constraints": null`
+ * as no entries. Inner values (a structural detector's `rule`) are kept as written. Pure.
+ */
+export function readGoNulls(raw: unknown): unknown {
+  // An earlier release's index (top-level `version`) was never written by Go: its own nulls stand.
+  if (!isObject(raw) || isLegacyIndex(raw)) return raw;
+  const top = withoutNulls(raw);
+  if (raw['constraints'] === null) top['constraints'] = [];
+  if (!Array.isArray(top['constraints'])) return top;
+  top['constraints'] = (top['constraints'] as unknown[]).map((entry) => {
+    if (!isObject(entry)) return entry;
+    const e = withoutNulls(entry);
+    for (const k of ['applies_to', 'detector', 'evidence']) if (isObject(e[k])) e[k] = withoutNulls(e[k] as Raw);
+    return e;
+  });
+  return top;
 }
 
 /** True when the text was written by an earlier release (top-level `version`). */
@@ -239,7 +297,8 @@ export function writtenEntry(e: ConstraintEntry): Raw {
   const nested: Raw = {
     ...e,
     applies_to: pick(e.applies_to, APPLIES_TO_KEYS),
-    detector: pick(e.detector, DETECTOR_KEYS),
+    // The extended index keeps a structural detector's own keys; index.json has only upstream's.
+    detector: pick(e.detector, e.origin === 'extended' ? EXTENDED_DETECTOR_KEYS : DETECTOR_KEYS),
     evidence: pick(e.evidence, EVIDENCE_KEYS),
   };
   return pick(nested, ENTRY_KEYS, ['id', 'title', 'source', 'status', 'compiled_at', 'file']);

@@ -19,6 +19,7 @@ import { formatInterval } from './wilson.js';
 import { indexProblem, mutateIndexLocked, readIndex, readMeasurement, withCompileLock, type MeasurementRead } from './store.js';
 import { enforcementFor } from '../constraints/index-file.js';
 import { flatEvidence } from '../constraints/shape.js';
+import { fileOf } from '../constraints/constraint-set.js';
 
 /** A ratio for messages (2–4 decimals), rounded down so a value below a threshold never prints as equal to it. */
 export function formatRatio(x: number): string {
@@ -61,7 +62,7 @@ export function activationRefusals(
     );
   };
   if (entry.status !== 'shadow')
-    refuse('not-shadow', `its status is "${entry.status}"; only shadow constraints can be activated`, { file: Layout.constraintIndex });
+    refuse('not-shadow', `its status is "${entry.status}"; only shadow constraints can be activated`, { file: fileOf(entry) });
   if (measurement.kind === 'missing') {
     refuse('no-measurement', `there is no measurement (${file}); run \`findings constraint measure ${entry.id}\` and label its hits`);
   } else if (measurement.kind === 'invalid') {
@@ -99,7 +100,7 @@ export function activationRefusals(
       refuse(
         'current-violations',
         `${scan.violations.length} violation(s) in ${files} file(s) of the current tree (${where})${inBaseline} > 0 allowed`,
-        { file: Layout.constraintIndex },
+        { file: fileOf(entry) },
       );
       for (const v of scan.violations.slice(0, LISTED_VIOLATIONS)) {
         refuse('current-violations', `existing violation at ${where}`, { file: v.path, line: v.line, column: v.column });
@@ -146,7 +147,7 @@ export async function activateConstraint(root: string, id: string): Promise<Acti
     if (!prepared.ok) {
       refusals.push(
         diagnostic({
-          file: Layout.constraintIndex,
+          file: fileOf(entry),
           ruleId: 'lifecycle/unusable-detector',
           message: `cannot activate ${id}: ${prepared.problem}`,
         }),

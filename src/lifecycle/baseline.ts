@@ -24,6 +24,7 @@ import {
 import { scanTree } from './current-tree.js';
 import { prepare } from './replay.js';
 import { indexProblem, inside, readIndex, withCompileLock } from './store.js';
+import { fileOf } from '../constraints/constraint-set.js';
 
 export interface BaselineResult {
   readonly diagnostics: Diagnostic[];
@@ -59,7 +60,7 @@ export async function recordBaseline(root: string, id: string, options: { prune:
     if (!prepared.ok)
       return refused([
         diagnostic({
-          file: Layout.constraintIndex,
+          file: fileOf(entry),
           ruleId: 'lifecycle/unusable-detector',
           message: `cannot baseline ${id}: ${prepared.problem}`,
         }),

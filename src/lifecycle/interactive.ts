@@ -26,7 +26,12 @@ export function progressText(s: MeasurementSummary): string {
 
 /** Columns [start, end) (0-based, UTF-16) of the matches that start on `line`, for highlighting. */
 export function matchSpans(m: Pick<Measurement, 'detector'>, text: string, line: number): [number, number][] {
-  const compiled = compileDetector(m.detector);
+  let compiled: ReturnType<typeof compileDetector>;
+  try {
+    compiled = compileDetector(m.detector);
+  } catch {
+    return []; // a kind not loaded in this process: no highlighting
+  }
   if (!compiled.ok || compiled.matcher.mode === 'must_contain') return [];
   return evaluate(compiled.matcher, text, { budgetMs: 250, maxHits: 100_000 })
     .hits.filter((h) => h.line === line)

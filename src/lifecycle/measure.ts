@@ -30,6 +30,7 @@ import type { ProgressReporter } from '../output/progress.js';
 import { BatchBlobs, BlobScreen, DistinctReplay, prepare } from './replay.js';
 import { commentAnchors, prevented } from '../import/prevented.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
+import { fileOf } from '../constraints/constraint-set.js';
 
 export interface MeasureOptions {
   /** Constraint ids; empty = every shadow constraint. */
@@ -193,7 +194,7 @@ export async function measureConstraints(root: string, options: MeasureOptions):
     if (!p.prepared.ok) {
       diagnostics.push(
         diagnostic({
-          file: Layout.constraintIndex,
+          file: fileOf(p.entry),
           ruleId: `constraint/${p.entry.id}`,
           message: `cannot be measured: ${p.prepared.problem}`,
         }),

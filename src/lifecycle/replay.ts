@@ -12,10 +12,10 @@
 import { hash } from 'node:crypto';
 import { NULL_SHA } from '../git/core.js';
 import type { HistoryCommit } from '../git/history.js';
-import { compileAppliesTo } from '../match/applies.js';
+import { entryPathFilter } from '../match/applies.js';
 import { compileDetector, evaluate, type Matcher } from '../match/detector.js';
-import { LiteralTable, literalScanner, possible, requiredLiterals, type LiteralScanner, type LiteralTree } from '../match/literals.js';
-import { evaluateInWindows, searchPlan, type SearchPlan } from '../match/window-search.js';
+import { LiteralTable, literalScanner, possible, type LiteralScanner, type LiteralTree } from '../match/literals.js';
+import { evaluateInWindows, windowPlan, type SearchPlan } from '../match/window-search.js';
 import { LineTable } from '../text-position.js';
 import type { ConstraintEntry } from '../types.js';
 import { labelKey, withVerdict, type EvaluationError, type MeasuredHit, type Verdict } from './measurement.js';
@@ -38,7 +38,7 @@ export class BlobScreen {
   constructor(matchers: readonly Matcher[]) {
     const table = new LiteralTable();
     for (const m of matchers) {
-      const tree = this.trees.has(m) ? null : requiredLiterals(m.re2, table);
+      const tree = this.trees.has(m) ? null : m.requiredLiterals(table);
       if (tree !== null) this.trees.set(m, tree);
     }
     this.scanner = literalScanner(table.literals);
@@ -106,7 +106,7 @@ export type Prepared =
 export function prepare(entry: ConstraintEntry): Prepared {
   const detector = compileDetector(entry.detector);
   if (!detector.ok) return { ok: false, problem: detector.problem };
-  const applies = compileAppliesTo(entry.applies_to);
+  const applies = entryPathFilter(entry, { requireGlobs: false });
   if (!applies.ok) return { ok: false, problem: applies.problem };
   return { ok: true, matcher: detector.matcher, applies: applies.test };
 }
@@ -209,7 +209,7 @@ export class DistinctReplay {
     private readonly prepared: Extract<Prepared, { ok: true }>,
     private readonly options: ReplayOptions,
   ) {
-    this.plan = options.windows === false ? null : searchPlan(prepared.matcher.re2);
+    this.plan = options.windows === false ? null : windowPlan(prepared.matcher);
   }
 
   /**

@@ -8,6 +8,7 @@ import { enforcementFor } from '../constraints/index-file.js';
 import { Layout } from '../layout.js';
 import type { ConstraintEntry } from '../types.js';
 import { indexProblem, mutateIndexLocked, withCompileLock } from './store.js';
+import { fileOf } from '../constraints/constraint-set.js';
 
 /** Why an entry may not be retired, or null. Pure. */
 export function retireRefusal(entry: ConstraintEntry | undefined, id: string): Diagnostic | null {
@@ -19,7 +20,7 @@ export function retireRefusal(entry: ConstraintEntry | undefined, id: string): D
     });
   if (entry.status !== 'active') {
     return diagnostic({
-      file: Layout.constraintIndex,
+      file: fileOf(entry),
       ruleId: 'lifecycle/not-active',
       message: `cannot retire ${id}: its status is "${entry.status}"; only active constraints can be retired`,
     });

@@ -8,10 +8,18 @@ import { readIfExists } from '../fs/atomic.js';
 import { repoTarget, writeRepoFileIfChanged } from '../fs/repo-write.js';
 import { withLock } from '../fs/lock.js';
 import { Layout, measurementPath } from '../layout.js';
-import { parseConstraintIndex, serializeConstraintIndex } from '../constraints/index-file.js';
+import {
+  hasConstraintFiles,
+  originOf,
+  parseConstraintSet,
+  serializeConstraintSet,
+  serializeExtendedIndex,
+  type ConstraintTexts,
+} from '../constraints/constraint-set.js';
 import { LEGACY_ID_PREFIX, type ConstraintIndex } from '../types.js';
 import { normaliseAppliesTo, normaliseDetector } from '../constraints/shape.js';
 import { parseMeasurement, serializeMeasurement, type Measurement } from './measurement.js';
+import { kindsOf, loadDetectorKinds } from '../match/detector.js';
 
 /** Absolute path of a repository-relative layout path, refusing one that leaves the root. */
 export function inside(root: string, rel: string): string {
@@ -23,12 +31,27 @@ export type IndexRead =
   | { readonly kind: 'missing' }
   | { readonly kind: 'invalid'; readonly diagnostics: readonly Diagnostic[] };
 
-/** Reads `.agents/constraints/index.json` from the working tree. */
+/** The working tree's constraint files (index.json, extended.json). */
+export async function readConstraintTexts(root: string): Promise<ConstraintTexts> {
+  const [index, extended] = await Promise.all([
+    readIfExists(inside(root, Layout.constraintIndex)),
+    readIfExists(inside(root, Layout.extendedIndex)),
+  ]);
+  return { index: index?.toString('utf8') ?? null, extended: extended?.toString('utf8') ?? null };
+}
+
+/**
+ * Reads the constraint set (`.agents/constraints/index.json` and `extended.json`, one set of
+ * entries by id: src/constraints/constraint-set.ts) from the working tree; missing when neither
+ * exists. The detector kinds its entries use are loaded, so lifecycle code may compile them.
+ */
 export async function readIndex(root: string): Promise<IndexRead> {
-  const data = await readIfExists(inside(root, Layout.constraintIndex));
-  if (data === null) return { kind: 'missing' };
-  const parsed = parseConstraintIndex(data.toString('utf8'));
-  return parsed.ok ? { kind: 'ok', index: parsed.index } : { kind: 'invalid', diagnostics: parsed.diagnostics };
+  const texts = await readConstraintTexts(root);
+  if (!hasConstraintFiles(texts)) return { kind: 'missing' };
+  const parsed = parseConstraintSet(texts);
+  if (!parsed.ok) return { kind: 'invalid', diagnostics: parsed.diagnostics };
+  await loadDetectorKinds(kindsOf(parsed.index.constraints));
+  return { kind: 'ok', index: parsed.index };
 }
 
 /** Runs `fn` under compile.lock. */
@@ -37,19 +60,29 @@ export function withCompileLock<T>(root: string, fn: () => Promise<T>): Promise<
 }
 
 /**
- * Reads the index under compile.lock, lets `mutate` change it (returning its result), and writes
- * it back atomically when the canonical bytes changed. Call inside withCompileLock.
+ * Reads the constraint set under compile.lock, lets `mutate` change it (returning its result),
+ * and writes each entry back to the file that holds it (its `origin`), atomically and only when a
+ * file's canonical bytes changed. Call inside withCompileLock.
  */
 export async function mutateIndexLocked<T>(
   root: string,
   mutate: (index: ConstraintIndex) => { index: ConstraintIndex | null; result: T },
 ): Promise<{ read: IndexRead; result?: T; written: boolean }> {
+  const texts = await readConstraintTexts(root);
   const read = await readIndex(root);
   if (read.kind !== 'ok') return { read, written: false };
   const { index, result } = mutate(read.index);
   if (index === null) return { read, result, written: false };
-  const state = await writeRepoFileIfChanged(root, Layout.constraintIndex, serializeConstraintIndex(index));
-  return { read, result, written: state !== 'unchanged' };
+  const out = serializeConstraintSet(index);
+  let written = false;
+  // extended.json is written when it holds entries or already exists (it is never created empty).
+  if (out.extended !== null || texts.extended !== null) {
+    const extended = out.extended ?? serializeExtendedIndex([]);
+    written = (await writeRepoFileIfChanged(root, Layout.extendedIndex, extended)) !== 'unchanged';
+  }
+  if (texts.index !== null || index.constraints.some((c) => originOf(c) === 'index') || out.extended === null)
+    written = (await writeRepoFileIfChanged(root, Layout.constraintIndex, out.index)) !== 'unchanged' || written;
+  return { read, result, written };
 }
 
 export type MeasurementRead =

@@ -4,7 +4,7 @@
  * budget is spent, which is the only way to stop a re2js search that is already running.
  */
 import { parentPort } from 'node:worker_threads';
-import { compileDetector, evaluate, type DetectorSpec } from './detector.js';
+import { compileDetector, evaluate, loadDetectorKinds, type DetectorSpec } from './detector.js';
 
 export interface BoundedTask {
   readonly id: number;
@@ -13,7 +13,8 @@ export interface BoundedTask {
   readonly maxHits: number;
 }
 
-parentPort?.on('message', (task: BoundedTask) => {
+parentPort?.on('message', async (task: BoundedTask) => {
+  await loadDetectorKinds([task.spec.kind]);
   const compiled = compileDetector(task.spec);
   if (!compiled.ok) {
     parentPort!.postMessage({ id: task.id, hits: [], error: compiled.problem });

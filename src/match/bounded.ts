@@ -2,9 +2,11 @@
  * Evaluation that stops within its budget (docs/hooks.md, "Time budget"). re2js runs in
  * O(text × program) and a running search cannot be interrupted from the same thread, so a
  * budget checked after the search returns bounds nothing: `[a-z]{1000}[0-9]` on a 1 MB line
- * takes tens of seconds. Each evaluation's worst case is estimated first as text length ×
- * program size; one that fits the budget runs inline (the common case: every ordinary source
- * file), a larger one runs in a worker thread that is terminated when the budget is spent.
+ * takes tens of seconds. Each evaluation's worst case is judged first by its detector kind
+ * (`Matcher.fitsInline`, src/match/kind.ts; for regex, text length × program size); one that
+ * fits the budget runs inline (the common case: every ordinary source file), a larger one runs
+ * in a worker thread, compiled there from the detector's spec, that is terminated when the
+ * budget is spent.
  */
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../lazy-builtins.js';
@@ -12,18 +14,9 @@ import { workerScript } from '../package-root.js';
 import { evaluate, type Evaluation, type Matcher } from './detector.js';
 import type { BoundedTask } from './bounded-worker.js';
 
-/**
- * Worst-case re2js cost per (character × program instruction), in nanoseconds: ~80 ns measured
- * for a 1,003-instruction program on this 2-core machine under load, rounded up.
- */
-const WORST_NS_PER_UNIT = 100;
-
-/** True when an evaluation's worst case fits its budget, so it may run inline. Pure. */
+/** True when an evaluation's worst case fits its budget, so it may run inline (the kind's own judgment). */
 export function fitsInline(matcher: Matcher, textLength: number, budgetMs: number): boolean {
-  const fits = (programSize: number): boolean => textLength * programSize * WORST_NS_PER_UNIT <= budgetMs * 1e6;
-  // A plain pattern's bound that fits says so without compiling it (the program is never larger).
-  if (matcher.plain !== undefined && fits(matcher.plain.programSizeBound)) return true;
-  return fits(matcher.re2.programSize());
+  return matcher.fitsInline(textLength, budgetMs);
 }
 
 export const overrunMessage = (budgetMs: number): string => `matching took longer than the ${budgetMs} ms budget and was stopped`;
@@ -74,7 +67,7 @@ export class BoundedEvaluator {
     const id = this.nextId++;
     const task: BoundedTask = {
       id,
-      spec: { kind: matcher.kind, mode: matcher.mode, pattern: matcher.source, flags: matcher.flags, exclude: matcher.excludeSource },
+      spec: matcher.spec,
       text,
       maxHits,
     };

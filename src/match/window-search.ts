@@ -21,8 +21,9 @@
  * are disjoint, and each is searched by re2js (linear in its length).
  */
 import type { RE2JS } from 're2js';
-import type { EvaluateOptions, Evaluation, Hit, Matcher } from './detector.js';
+import type { EvaluateOptions, Evaluation, Hit, Matcher } from './kind.js';
 import { LiteralTable, requiredLiterals, type LiteralTree } from './literals.js';
+import { regexParts } from './regex.js';
 
 /** How a pattern may be searched window by window; null from `searchPlan` when it may not. */
 export interface SearchPlan {
@@ -172,6 +173,12 @@ function witnesses(tree: LiteralTree, table: LiteralTable): string[] {
   return sets.reduce((a, b) => (score(b) < score(a) ? b : a));
 }
 
+/** How a matcher may be searched window by window, or null (another kind, or search the whole text). */
+export function windowPlan(matcher: Matcher): SearchPlan | null {
+  const rx = regexParts(matcher);
+  return rx === null ? null : searchPlan(rx.re2);
+}
+
 /** How `re2` may be searched window by window, or null (then search the whole text). */
 export function searchPlan(re2: RE2JS): SearchPlan | null {
   let prog: Re2Prog | undefined;
@@ -300,7 +307,9 @@ export function findMatches(
  * `exclude`, the same `maxHits` cut and time budget. Positions come from a forward walk over the
  * line feeds, never from a table of every line.
  */
-export function evaluateInWindows(matcher: Matcher, plan: SearchPlan, text: string, options: EvaluateOptions = {}): WindowEvaluation {
+export function evaluateInWindows(m: Matcher, plan: SearchPlan, text: string, options: EvaluateOptions = {}): WindowEvaluation {
+  const matcher = regexParts(m);
+  if (matcher === null) throw new Error(`a ${m.kind} detector has no window plan`);
   const budgetMs = options.budgetMs ?? 250;
   const maxHits = options.maxHits ?? 1000;
   const overrun = `matching took longer than the ${budgetMs} ms budget`;

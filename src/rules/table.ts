@@ -290,6 +290,14 @@ export const RULES: readonly RuleInfo[] = [
     aliases: ['index/schema'],
   },
   {
+    id: 'constraint-index/not-portable',
+    severity: 'warning',
+    summary:
+      "An index.json entry upstream's gate cannot take as it is (a glob shape it rejects, a multi-line pattern, " +
+      'another detector kind); it belongs in extended.json.',
+    anchor: 'constraint-index-not-portable',
+  },
+  {
     id: 'doctor/bin-missing',
     severity: 'error',
     summary: 'The hook calls a findings bin that is not installed.',

@@ -47,7 +47,7 @@ export const KIND_ORDER: readonly TargetKind[] = [
 export function classifyPath(file: string): TargetKind | null {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const dir = file.slice(0, file.lastIndexOf('/') + 1);
-  if (base === 'index.json' && dir.endsWith('constraints/')) return 'constraint-index';
+  if ((base === 'index.json' || base === 'extended.json') && dir.endsWith('constraints/')) return 'constraint-index';
   if (base === 'roles.json') return 'roles';
   if (dir.endsWith('tasks/') && base.endsWith('.json')) return 'task';
   if (dir.endsWith('reviews/') && base.endsWith('.jsonl')) return 'review-ledger';
@@ -78,7 +78,8 @@ export async function defaultTargets(files: RepoFiles): Promise<string[]> {
     else if (/^\.agents\/findings\/[^/]+\.md$/.test(f)) wanted.add(f);
   }
   for (const f of constraints) {
-    if (f === Layout.constraintIndex || /^\.agents\/constraints\/measurements\/[^/]+\.json$/.test(f)) wanted.add(f);
+    if (f === Layout.constraintIndex || f === Layout.extendedIndex || /^\.agents\/constraints\/measurements\/[^/]+\.json$/.test(f))
+      wanted.add(f);
   }
   for (const f of reviews) if (/^\.agents\/reviews\/[^/]+\.(?:jsonl|md)$/.test(f)) wanted.add(f);
   for (const f of tasks) if (/^\.agents\/tasks\/[^/]+\.json$/.test(f)) wanted.add(f);

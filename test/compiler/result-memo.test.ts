@@ -42,7 +42,9 @@ describe('compile-result memo', () => {
     expect(fullCheck.diagnostics.map((d) => d.ruleId)).toContain('compiler/replay');
     const hit = await runCompile(repo.root, { check: false });
     const hitCheck = await runCompile(repo.root, { check: true });
-    expect(hit).toEqual({ diagnostics: fullCheck.diagnostics, changes: [] });
+    expect(hit).toEqual({ diagnostics: fullCheck.diagnostics, changes: [], kept: fullCheck.kept });
+    // f-gone has an index entry but no artifact: kept as it is, and said so (docs/compiler.md).
+    expect(fullCheck.kept).toEqual(['f-gone']);
     expect(hitCheck).toEqual(fullCheck);
     // A hit writes nothing, the memo included.
     expect(readFileSync(path.join(repo.root, MEMO), 'utf8')).toBe(memoDoc);

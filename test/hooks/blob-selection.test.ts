@@ -93,7 +93,7 @@ describe('check --all reads only the blobs that can matter', () => {
     // The same number of files is reported as checked.
     expect(all.collected.files.map((f) => f.path)).toEqual(reference.collected.files.map((f) => f.path));
 
-    const chosen = await pathsWorthReading(repo.root, await listedOf(repo), repo.read(INDEX));
+    const chosen = await pathsWorthReading(repo.root, await listedOf(repo), { index: repo.read(INDEX), extended: null });
     expect(chosen).not.toBeNull();
     // Unread: a clean file that only literal-screened `match` constraints cover.
     expect(chosen!.has('src/clean.js')).toBe(false);
@@ -116,8 +116,8 @@ describe('check --all reads only the blobs that can matter', () => {
   it('reads everything when the index is missing or invalid', async () => {
     const repo = repoWith(entries, { 'src/a.js': 'x\n' });
     const listed = await listedOf(repo);
-    expect(await pathsWorthReading(repo.root, listed, null)).toBeNull();
-    expect(await pathsWorthReading(repo.root, listed, '{"schema_version": 1, "constraints": [')).toBeNull();
+    expect(await pathsWorthReading(repo.root, listed, { index: null, extended: null })).toBeNull();
+    expect(await pathsWorthReading(repo.root, listed, { index: '{"schema_version": 1, "constraints": [', extended: null })).toBeNull();
   });
 
   it('searches bytes: literals as UTF-8, every byte but letters and digits escaped, NUL first', () => {

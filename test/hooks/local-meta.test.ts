@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEAD_COMMIT, HEAD_INDEX, STAGED_META } from '../../hooks/early-reads.js';
+import { HEAD_COMMIT, HEAD_EXTENDED, HEAD_INDEX, STAGED_META } from '../../hooks/early-reads.js';
 import { RAW_DIFF_ARGS } from '../../src/git/core.js';
 import { headEntry, localMeta } from '../../hooks/local-meta.js';
 import { parseCatFileObjects, type RawChange } from '../../src/git/core.js';
@@ -16,7 +16,8 @@ import { constraint, indexJson } from './setup.js';
 
 const INDEX = '.agents/constraints/index.json';
 const CONFIG = '.agents/config.json';
-const NAMES = [...STAGED_META, HEAD_INDEX, HEAD_COMMIT];
+const EXTENDED = '.agents/constraints/extended.json';
+const NAMES = [...STAGED_META, HEAD_INDEX, HEAD_EXTENDED, HEAD_COMMIT];
 
 const gitOut = (repo: TestRepo, args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Buffer =>
   execFileSync('git', args, { cwd: repo.root, env: { ...process.env, ...GIT_ENV, ...env }, input: input ?? '' });
@@ -33,7 +34,7 @@ function fromFiles(repo: TestRepo, env: NodeJS.ProcessEnv = {}): Map<string, [st
   expect(local).not.toBeNull();
   const meta = localMeta(local!, gitOut(repo, ['diff', '--cached', ...RAW_DIFF_ARGS], env), env);
   if (meta === null) return null;
-  const objects = [meta.stagedIndex, meta.stagedConfig, meta.headIndex, meta.headCommit];
+  const objects = [meta.stagedIndex, meta.stagedConfig, meta.stagedExtended, meta.headIndex, meta.headExtended, meta.headCommit];
   return new Map(NAMES.map((n, i) => [n, fromObject(n, objects[i] ?? null)]));
 }
 
@@ -65,6 +66,22 @@ describe('localMeta answers as git does', () => {
       },
     ],
     ['the index and config deleted', (repo) => repo.git('rm', '-q', INDEX, CONFIG)],
+    [
+      'the extended index added beside the index',
+      (repo) => {
+        repo.write(EXTENDED, indexJson(constraint('c-two')));
+        repo.git('add', EXTENDED);
+      },
+    ],
+    [
+      'the extended index edited and staged (its HEAD version a loose object)',
+      (repo) => {
+        repo.write(EXTENDED, indexJson(constraint('c-two')));
+        repo.commitAll('extended');
+        repo.write(EXTENDED, indexJson(constraint('c-three')));
+        repo.git('add', EXTENDED);
+      },
+    ],
     ['the index renamed away', (repo) => repo.git('mv', INDEX, '.agents/constraints/old.json')],
     [
       'the index staged, then edited again in the working tree',

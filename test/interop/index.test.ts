@@ -85,7 +85,7 @@ describe('1. the index this tool writes is what upstream decodes', () => {
     expect((await runFindings(['validate', '--root', repo.root, INDEX], { cwd: repo.root })).code).toBe(0);
     const flags = entries[0]!;
     expect((flags['detector'] as { pattern: string }).pattern).toBe('(?i)eval\\(');
-    expect((flags['applies_to'] as { path_globs: string[] }).path_globs).toEqual(['src/**/*.js']);
+    expect((flags['applies_to'] as { path_globs: string[] }).path_globs).toEqual(['src/*.js']);
   });
 });
 

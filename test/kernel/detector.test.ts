@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileDetector, evaluate, patternProblem, violates } from '../../src/match/detector.js';
+import type { RegexMatcher } from '../../src/match/regex.js';
 
-function matcher(spec: Parameters<typeof compileDetector>[0]) {
+function matcher(spec: Parameters<typeof compileDetector>[0]): RegexMatcher {
   const r = compileDetector(spec);
   if (!r.ok) throw new Error(r.problem);
-  return r.matcher;
+  return r.matcher as RegexMatcher;
 }
 
 describe('patternProblem', () => {

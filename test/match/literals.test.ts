@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { runGate, type CheckedFile } from '../../hooks/gate.js';
-import { buildPrefilter, compileDetector, evaluate, type Matcher } from '../../src/match/detector.js';
+import { buildPrefilter, compileDetector, evaluate } from '../../src/match/detector.js';
+import type { RegexMatcher } from '../../src/match/regex.js';
 import { LiteralScanner, LiteralTable, literalScanner, possible, requiredLiterals, type LiteralTree } from '../../src/match/literals.js';
 import type { ConstraintIndex } from '../../src/types.js';
 import { constraint, indexJson } from '../hooks/setup.js';
@@ -46,9 +47,9 @@ const textNear = (pattern: string, before: string, after: string, near: boolean)
     : before;
 
 /** The matcher for a pattern, or null when the project refuses it (unsafe shape, bad syntax). */
-function matcherOf(pattern: string, flags: string, mode?: string): Matcher | null {
+function matcherOf(pattern: string, flags: string, mode?: string): RegexMatcher | null {
   const r = compileDetector({ kind: 'regex', pattern, flags, ...(mode ? { mode } : {}) });
-  return r.ok ? r.matcher : null;
+  return r.ok ? (r.matcher as RegexMatcher) : null;
 }
 
 const RUNS = { numRuns: 300 };
@@ -136,7 +137,7 @@ describe('the prefilter with the literal screen', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(patternArb, flagsArb), { minLength: 1, maxLength: 6 }), textArb, textArb, (specs, before, after) => {
         const text = textNear(specs.map(([p]) => p).join(''), before, after, true);
-        const matchers = specs.map(([p, f]) => matcherOf(p, f)).filter((m): m is Matcher => m !== null);
+        const matchers = specs.map(([p, f]) => matcherOf(p, f)).filter((m): m is RegexMatcher => m !== null);
         fc.pre(matchers.length > 0);
         const { occurring, undecided } = buildPrefilter(matchers).decide(text);
         for (const m of matchers) {

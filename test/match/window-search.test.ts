@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { compileDetector, evaluate, type Matcher } from '../../src/match/detector.js';
+import { compileDetector, evaluate } from '../../src/match/detector.js';
+import type { RegexMatcher } from '../../src/match/regex.js';
 import { LineTable } from '../../src/text-position.js';
 import { evaluateInWindows, findMatches, LineWalk, matchWindows, searchPlan } from '../../src/match/window-search.js';
 
@@ -75,9 +76,9 @@ const textNear = (pattern: string, parts: readonly string[], around = ''): strin
 };
 const aroundArb = fc.constantFrom('', '', '\n', '\r\n', ' ', '\n\n');
 
-function matcherOf(pattern: string, flags: string, mode?: string, exclude?: string): Matcher | null {
+function matcherOf(pattern: string, flags: string, mode?: string, exclude?: string): RegexMatcher | null {
   const r = compileDetector({ kind: 'regex', pattern, flags, ...(mode ? { mode } : {}), ...(exclude ? { exclude } : {}) });
-  return r.ok ? r.matcher : null;
+  return r.ok ? (r.matcher as RegexMatcher) : null;
 }
 
 /** Every match of re2js's sequential search over the whole text. */

@@ -8,7 +8,7 @@ import { mergeBase } from '../../git/hooks.js';
 import { resolveCommit } from '../../git/core.js';
 import { checkConstraints } from '../../../hooks/check.js';
 import { parseSkip } from '../../../hooks/skip.js';
-import type { CheckMode } from '../../../hooks/sources.js';
+import { constraintTexts, type CheckMode } from '../../../hooks/sources.js';
 import { constraintsAt, constraintsOf } from '../index-at.js';
 import type { ConstraintChange } from '../../output/markdown.js';
 import { progressDelayMs, progressReporter } from '../../output/progress.js';
@@ -90,7 +90,9 @@ export const run = defineCommand(
                   ? `${plural(outcome.collected.files.length, 'file')}, ${plural(outcome.constraints, 'constraint')}`
                   : 'invalid constraint index',
               changes:
-                outcome.status === 'checked' ? await rangeChanges(root, mode, constraintsOf(outcome.collected.constraintIndexText)) : null,
+                outcome.status === 'checked'
+                  ? await rangeChanges(root, mode, constraintsOf(constraintTexts(outcome.collected).after))
+                  : null,
               sections: await preventedSections(root, constraints),
             }
           : undefined;

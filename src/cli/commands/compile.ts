@@ -38,7 +38,7 @@ export const run = defineCommand('compile', 'Promote findings and compile planni
       return exit;
     }
     if (out.machine) {
-      out.json({ diagnostics: result.diagnostics, changes: result.changes });
+      out.json({ diagnostics: result.diagnostics, changes: result.changes, kept: result.kept });
       return exit;
     }
     await out.diagnostics(result.diagnostics);
@@ -47,6 +47,11 @@ export const run = defineCommand('compile', 'Promote findings and compile planni
     if (result.changes.length > 0) out.info(result.changes.map((c) => `${c.action.padEnd(width)}  ${c.path}`).join('\n'));
     const counts = countBySeverity(result.diagnostics);
     const problems = `${counts.error} error${counts.error === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}`;
+    // Entries no artifact here wrote (upstream's compiler, a hand edit) are kept, and said so.
+    if (result.kept.length > 0)
+      out.info(
+        `kept  ${result.kept.length} constraint${result.kept.length === 1 ? '' : 's'} no finding here compiles (kept as they are): ${result.kept.join(', ')}`,
+      );
     if (check) {
       const n = result.changes.length;
       out.info(
@@ -68,8 +73,9 @@ export const run = defineCommand('compile', 'Promote findings and compile planni
  */
 async function markdownReport(root: string, result: CompileRun): Promise<Omit<FormatContext, 'paint'>> {
   const { cell, code, constraintChanges } = await import('../../output/markdown.js');
-  const current = constraintsOf(await readFile(path.join(root, Layout.constraintIndex), 'utf8').catch(() => null));
-  const compiled = constraintsOf(result.compiledIndex ?? null);
+  const worktree = (file: string): Promise<string | null> => readFile(path.join(root, file), 'utf8').catch(() => null);
+  const current = constraintsOf({ index: await worktree(Layout.constraintIndex), extended: await worktree(Layout.extendedIndex) });
+  const compiled = constraintsOf({ index: result.compiledIndex ?? null, extended: result.compiledExtended ?? null });
   const n = result.changes.length;
   const sections =
     n === 0

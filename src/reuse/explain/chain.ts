@@ -22,6 +22,7 @@ import type { ReviewFinding } from '../../review/ledger.js';
 import type { ConstraintEntry } from '../../types.js';
 import { recordLine } from '../sources-file.js';
 import { jsonKeyLine, keyLine, type CandidateLine, type ExplainSources } from './load.js';
+import { entryLocation } from '../../constraints/constraint-set.js';
 import type {
   CandidateLink,
   ConstraintLink,
@@ -132,10 +133,11 @@ async function constraintLink(src: ExplainSources, c: ConstraintEntry): Promise<
       ...(m.value.comments_prevented !== undefined ? { comments_prevented: m.value.comments_prevented } : {}),
     };
   }
+  const { file, line } = entryLocation(index.texts, c);
   return {
     id: c.id,
-    file: index.file,
-    line: jsonKeyLine(index.text, 'id', c.id),
+    file,
+    line,
     finding_id: c.finding_id,
     title: c.title,
     status: c.status,

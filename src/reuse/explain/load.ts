@@ -7,7 +7,7 @@
 import { diagnostic, type Diagnostic } from '../../diagnostics.js';
 import { readFrontMatter, keyLine } from '../../frontmatter.js';
 import { artifactPath, Layout, measurementPath, SAFE_ID } from '../../layout.js';
-import { parseConstraintIndex } from '../../constraints/index-file.js';
+import { hasConstraintFiles, parseConstraintSet, type ConstraintTexts } from '../../constraints/constraint-set.js';
 import { parseMeasurement, type Measurement } from '../../lifecycle/measurement.js';
 import { readRegistry, type RegistryLine } from '../../registry/reader.js';
 import type { RepoFiles } from '../../repo-files.js';
@@ -49,7 +49,8 @@ export interface ArtifactInfo {
 
 /** Everything explain may link through. Lazily completed per finding (artifacts, measurements). */
 export interface ExplainSources {
-  readonly index: Located<readonly ConstraintEntry[]> | null;
+  /** The constraint set (index.json and extended.json: src/constraints/constraint-set.ts), with both files' texts. */
+  readonly index: { readonly texts: ConstraintTexts; readonly value: readonly ConstraintEntry[] } | null;
   readonly registry: readonly RegistryLine[];
   readonly candidates: readonly CandidateLine[];
   readonly reviews: readonly ReviewFinding[];
@@ -95,11 +96,11 @@ export async function loadExplainSources(files: RepoFiles): Promise<ExplainSourc
     return data === null ? null : data.toString('utf8');
   };
 
-  let index: Located<readonly ConstraintEntry[]> | null = null;
-  const indexText = await text(Layout.constraintIndex);
-  if (indexText !== null) {
-    const parsed = parseConstraintIndex(indexText);
-    if (parsed.ok) index = { file: Layout.constraintIndex, text: indexText, value: parsed.index.constraints };
+  let index: ExplainSources['index'] = null;
+  const texts: ConstraintTexts = { index: await text(Layout.constraintIndex), extended: await text(Layout.extendedIndex) };
+  if (hasConstraintFiles(texts)) {
+    const parsed = parseConstraintSet(texts);
+    if (parsed.ok) index = { texts, value: parsed.index.constraints };
     else diagnostics.push(...parsed.diagnostics.map(asWarning));
   }
 
