@@ -55,6 +55,9 @@ export const SETTINGS = [
   setting('activation.min_labelled_hits', 'minLabelledHits', 20),
   setting('activation.min_precision', 'minPrecision', 0.95),
   setting('match_budget_ms', 'matchBudgetMs', 250),
+  // Defect class → words or `/regex/flags` that put an imported review comment in it (docs/import.md);
+  // the patterns are compiled, and a bad one reported, by `findings import` (src/import/classify.ts).
+  setting('import.classes', 'importClasses', {} as Readonly<Record<string, readonly string[]>>),
 ] as const;
 
 type AnySetting = (typeof SETTINGS)[number];

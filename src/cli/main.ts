@@ -45,6 +45,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'doctor', summary: 'report what is missing or wrong in the set-up', load: () => import('./commands/doctor.js') },
   { name: 'review', summary: 'the review ledger: file, resolve, submit, pass, waive, show', load: () => import('./commands/review.js') },
+  {
+    name: 'import',
+    summary: 'import review threads from a saved GitHub or GitLab export into the review ledger',
+    load: () => import('./commands/import.js'),
+  },
   { name: 'recur', summary: 'turn recurring review findings into advisory registry candidates', load: () => import('./commands/recur.js') },
   { name: 'constraint', summary: 'measure, label, activate and retire constraints', load: () => import('./commands/constraint.js') },
   { name: 'ttl', summary: 'list (or retire) findings past their ttl_days', load: () => import('./commands/ttl.js') },

@@ -28,6 +28,7 @@ import {
 } from './measurement.js';
 import type { ProgressReporter } from '../output/progress.js';
 import { BatchBlobs, BlobScreen, DistinctReplay, prepare } from './replay.js';
+import { commentAnchors, prevented } from '../import/prevented.js';
 import { indexProblem, readIndex, readMeasurement, withCompileLock, writeMeasurement } from './store.js';
 import { fileOf } from '../constraints/constraint-set.js';
 
@@ -223,6 +224,8 @@ export async function measureConstraints(root: string, options: MeasureOptions):
   // streamHistory has already refused a --since that does not resolve.
   const resolvedSince = options.range.since === undefined ? null : await resolveCommit(root, options.range.since);
 
+  // Imported review comments each constraint would have caught (docs/import.md, "Comments prevented").
+  const anchors = await commentAnchors(worktreeFiles(root));
   const measured = await withCompileLock(root, async () => {
     const out: MeasuredConstraint[] = [];
     for (const { entry, replay } of replays) {
@@ -252,7 +255,11 @@ export async function measureConstraints(root: string, options: MeasureOptions):
       const before = previous.kind === 'ok' ? previous.measurement : undefined;
       const same = before !== undefined && sameDetector(before, fresh);
       const carried = carryLabels(fresh.hits, before?.hits, { measuredCommits: walked, sameDetector: same, absorbed: r.absorbed });
-      const m: Measurement = { ...fresh, hits: carried.hits };
+      const m: Measurement = {
+        ...fresh,
+        hits: carried.hits,
+        ...(anchors.length > 0 ? { comments_prevented: prevented(carried.hits, anchors) } : {}),
+      };
       const state = await writeMeasurement(root, m);
       if (carried.dropped > 0) {
         const why = same ? 'were not found again in the commits measured' : 'were not found again with the changed detector or applies_to';

@@ -9,6 +9,7 @@ import { compareStrings, diagnostic, type Diagnostic } from '../diagnostics.js';
 import { stableLine, stableStringify } from '../json-stable.js';
 import { measurementPath } from '../layout.js';
 import { validate } from '../schema.js';
+import type { CommentsPrevented } from '../import/prevented.js';
 import { APPLIES_TO_KEY_ORDER, DETECTOR_KEY_ORDER, type ConstraintEntry, type ShadowMeasurement } from '../types.js';
 
 export type HitLabel = 'true_positive' | 'false_positive';
@@ -74,6 +75,8 @@ export interface Measurement extends MeasuredDetector {
   readonly samples: number;
   readonly hits: readonly MeasuredHit[];
   readonly errors: readonly EvaluationError[];
+  /** The imported review comments it would have caught (docs/import.md); absent when none were imported. */
+  readonly comments_prevented?: CommentsPrevented;
 }
 
 export const MEASUREMENT_KEY_ORDER = [

@@ -25,6 +25,8 @@ const EVENT_FIELDS: Record<string, readonly string[]> = {
   addressed: ['commit', 'note'],
   verified: ['origin'],
   waived: ['note'],
+  updated: ['finding', 'source'],
+  resolved: ['commit', 'note'],
 };
 const COMMON_FIELDS = ['event_id', 'type', 'task', 'finding_id', 'actor', 'at'];
 
@@ -45,6 +47,7 @@ function nameUnknownFields(value: unknown, problems: string[]): string[] {
 function filedProblems(value: Record<string, unknown>): string[] {
   const finding = value['finding'];
   if (!isPlainObject(finding)) return [];
+  // `updated` lines carry a whole finding too: the same limits apply.
   const out: string[] = [];
   for (const key of ['expected', 'actual', 'fix', 'evidence'] as const) {
     const v = finding[key];
@@ -74,7 +77,7 @@ export function parseLedger(text: string, file: string, task: string): { events:
       continue;
     }
     const problems = nameUnknownFields(parsed.value, validate('review-event', parsed.value));
-    if (problems.length === 0 && isPlainObject(parsed.value) && parsed.value['type'] === 'filed')
+    if (problems.length === 0 && isPlainObject(parsed.value) && (parsed.value['type'] === 'filed' || parsed.value['type'] === 'updated'))
       problems.push(...filedProblems(parsed.value));
     if (problems.length > 0) {
       for (const message of problems) diagnostics.push(diagnostic({ file, line, ruleId: 'review/schema', message }));

@@ -15,9 +15,12 @@ import {
   type FiledEvent,
   type FindingBody,
   type FindingStatus,
+  type ImportSource,
   type Origin,
+  type ResolvedEvent,
   type ReviewEvent,
   type TaskFile,
+  type UpdatedEvent,
   type WaivedEvent,
 } from './types.js';
 
@@ -45,6 +48,10 @@ export interface ReviewFinding extends FindingBody {
   resolution: { commit: string; note: string | null; actor: string | null; at: string } | null;
   /** The auditor's waiver when status is `waived`, or null. */
   waiver: { note: string; actor: string; at: string } | null;
+  /** An imported finding's origin on the forge (docs/import.md), as of its latest `updated` event; null for findings filed here. */
+  source: ImportSource | null;
+  /** An imported thread's resolution on the forge (status `resolved`), or null. */
+  forgeResolution: { actor: string | null; at: string; commit: string | null; note: string | null } | null;
 }
 
 /** Canonical pick among events for one finding: earliest `at`, then lowest event id — independent of line order. */
@@ -54,6 +61,12 @@ function earlier<T extends ReviewEvent>(a: T | undefined, b: T): T {
   if (c !== 0) return c < 0 ? a : b;
   // Same event id twice (a union merge's duplicate): the same event; keep the first line it appears on.
   return (b.ledgerLine ?? Infinity) < (a.ledgerLine ?? Infinity) ? b : a;
+}
+
+/** The newest of two updates: latest `at`, then highest event id — independent of line order. */
+function later(a: UpdatedEvent | undefined, b: UpdatedEvent): UpdatedEvent {
+  if (a === undefined) return b;
+  return (compareStrings(a.at, b.at) || compareStrings(a.event_id, b.event_id)) >= 0 ? a : b;
 }
 
 /** Total order of findings: task, round, position in the round, id. */
@@ -67,13 +80,17 @@ export function compareFindings(a: ReviewFinding, b: ReviewFinding): number {
  * branches' lines folds to the same state whatever the order, and a duplicate event (same
  * event_id) counts once. Transitions the contract forbids do not count: `verified` without an
  * `addressed`, a waiver of a blocker/major, events naming no filed finding (`findings validate`
- * reports them).
+ * reports them). An imported finding (its `filed` event has a `source`) takes the finding and source
+ * of its newest `updated` event, and a `resolved` event makes it `resolved` (above `waived`, below
+ * `verified`); on a finding filed here both are ignored, so a hand-written line cannot close it.
  */
 export function foldEvents(events: readonly ReviewEvent[]): ReviewFinding[] {
   const filed = new Map<string, FiledEvent>();
   const addressed = new Map<string, AddressedEvent>();
   const waived = new Map<string, WaivedEvent>();
   const verified = new Set<string>();
+  const updated = new Map<string, UpdatedEvent>();
+  const resolved = new Map<string, ResolvedEvent>();
   for (const e of events) {
     const key = `${e.task}\0${e.finding_id}`;
     switch (e.type) {
@@ -89,15 +106,26 @@ export function foldEvents(events: readonly ReviewEvent[]): ReviewFinding[] {
       case 'verified':
         verified.add(key);
         break;
+      case 'updated':
+        updated.set(key, later(updated.get(key), e));
+        break;
+      case 'resolved':
+        resolved.set(key, earlier(resolved.get(key), e));
+        break;
     }
   }
   const out: ReviewFinding[] = [];
   for (const [key, f] of filed) {
     const a = addressed.get(key);
     const w = waived.get(key);
-    const waivable = WAIVABLE.includes(f.finding.severity);
+    const imported = f.source !== undefined;
+    const u = imported ? updated.get(key) : undefined;
+    const r = imported ? resolved.get(key) : undefined;
+    const body = u?.finding ?? f.finding;
+    const waivable = WAIVABLE.includes(body.severity);
     let status: FindingStatus = 'open';
     if (a && verified.has(key)) status = 'verified';
+    else if (r) status = 'resolved';
     else if (w && waivable) status = 'waived';
     else if (a) status = 'addressed';
     out.push({
@@ -106,15 +134,15 @@ export function foldEvents(events: readonly ReviewEvent[]): ReviewFinding[] {
       task: f.task,
       origin: f.origin,
       round: f.round,
-      severity: f.finding.severity,
-      file: f.finding.file ?? null,
-      line: f.finding.line ?? null,
-      criterion: f.finding.criterion ?? null,
-      expected: f.finding.expected,
-      actual: f.finding.actual,
-      fix: f.finding.fix ?? null,
-      evidence: f.finding.evidence ?? null,
-      class: f.finding.class ?? null,
+      severity: body.severity,
+      file: body.file ?? null,
+      line: body.line ?? null,
+      criterion: body.criterion ?? null,
+      expected: body.expected,
+      actual: body.actual,
+      fix: body.fix ?? null,
+      evidence: body.evidence ?? null,
+      class: body.class ?? null,
       status,
       ledgerFile: reviewLedgerPath(f.task),
       ledgerLine: f.ledgerLine ?? 0,
@@ -123,6 +151,8 @@ export function foldEvents(events: readonly ReviewEvent[]): ReviewFinding[] {
       filedAt: f.at,
       resolution: a ? { commit: a.commit, note: a.note, actor: a.actor, at: a.at } : null,
       waiver: status === 'waived' && w ? { note: w.note, actor: w.actor, at: w.at } : null,
+      source: u?.source ?? f.source ?? null,
+      forgeResolution: r ? { actor: r.actor, at: r.at, commit: r.commit, note: r.note } : null,
     });
   }
   return out.sort(compareFindings);

@@ -61,7 +61,9 @@ export function noteSlots(task: string, findings: readonly ReviewFinding[]): Rec
     task,
     summary:
       `${findings.length} finding${findings.length === 1 ? '' : 's'}: ${count('open')} open,` +
-      ` ${count('addressed')} addressed, ${count('verified')} verified, ${count('waived')} waived`,
+      ` ${count('addressed')} addressed, ${count('verified')} verified, ${count('waived')} waived` +
+      // Only imported threads can be resolved on a forge: notes of other tasks keep their wording.
+      (count('resolved') > 0 ? `, ${count('resolved')} resolved` : ''),
     open: open.length > 0 ? open.map((f) => `- ${renderFinding(f)}`).join('\n') : '_None._',
     rounds: roundBlocks.length > 0 ? roundBlocks.join('\n\n') : '_No findings yet._',
   };

@@ -79,7 +79,10 @@ export async function updateLedger<T extends { events: readonly ReviewEvent[] }>
     // The note is regenerated even when nothing was appended: a run killed between the ledger
     // append and the note rewrite left a stale note, and any later review command repairs it.
     // A task with no ledger yet gets no note from a command that appended nothing.
-    if (read.exists || result.events.length > 0) await writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, findings));
+    // Not fsynced (as compiled Markdown, ARCHITECTURE.md "Writes"): the note is regenerated from the ledger by any
+    // later review command, and an import writes one per pull request.
+    if (read.exists || result.events.length > 0)
+      await writeRepoFileIfChanged(root, reviewNotePath(task), renderNote(task, findings), { durable: false });
     return { result, findings };
   });
 }
@@ -95,18 +98,20 @@ export async function regenerateNote(root: string, task: string): Promise<'creat
 
 /**
  * Rewrites the task file with what `plan` makes of the current one (null: none yet), under the
- * task's lock. An invalid task file is left as it is: its errors come back and nothing is written.
+ * task's lock (`durable: false` skips the fsyncs, for a file its writer recreates when missing). An
+ * invalid task file is left as it is: its errors come back and nothing is written.
  */
 export async function updateTaskFile(
   root: string,
   task: string,
   plan: (current: TaskFile | null) => TaskFile,
+  options: { readonly durable?: boolean } = {},
 ): Promise<{ ok: true; task: TaskFile } | { ok: false; diagnostics: Diagnostic[] }> {
   return withLock(repoTarget(root, reviewLockPath(task)), async () => {
     const checked = await readTaskChecked(worktreeFiles(root), task);
     if (hasErrors(checked.diagnostics)) return { ok: false, diagnostics: checked.diagnostics };
     const next = plan(checked.task);
-    await writeRepoFile(root, taskPath(task), renderTaskFile(next));
+    await writeRepoFile(root, taskPath(task), renderTaskFile(next), options);
     return { ok: true, task: next };
   });
 }

@@ -7,7 +7,7 @@ import { stableStringify } from '../json-stable.js';
 import type { TaskFile } from './types.js';
 
 /** Key order of the task file (the criteria objects share it: id, text). */
-const TASK_KEY_ORDER = ['id', 'owner', 'objective', 'criteria', 'text'];
+const TASK_KEY_ORDER = ['id', 'owner', 'objective', 'source', 'criteria', 'text'];
 
 /** What `review task` asks for: criterion texts, and an owner and objective when given. */
 export interface TaskRequest {
@@ -37,7 +37,13 @@ export function extendTask(task: string, current: TaskFile | null, request: Task
   }
   const owner = current?.owner ?? request.owner;
   const objective = request.objective ?? current?.objective;
-  return { id: task, criteria, ...(owner ? { owner } : {}), ...(objective ? { objective } : {}) };
+  return {
+    id: task,
+    criteria,
+    ...(owner ? { owner } : {}),
+    ...(objective ? { objective } : {}),
+    ...(current?.source ? { source: current.source } : {}),
+  };
 }
 
 /** The file's text: deterministic JSON in TASK_KEY_ORDER. */

@@ -74,6 +74,13 @@ export function ledgerTransitionProblems(file: string, events: readonly ReviewEv
           `a ${e.origin} pass verifies F-${e.finding_id.slice(0, 8)}, a ${f.origin} finding: only the same origin verifies`,
         );
     }
+    if ((e.type === 'updated' || e.type === 'resolved') && f.source === undefined)
+      at(
+        e,
+        'review/illegal-transition',
+        `${e.type === 'updated' ? 'updates' : 'resolves'} F-${e.finding_id.slice(0, 8)}, which was not imported from a forge: ` +
+          'only imported threads are updated or resolved by an import',
+      );
     if (e.type === 'waived' && !WAIVABLE.includes(f.finding.severity)) {
       at(
         e,

@@ -367,6 +367,18 @@ export const RULES: readonly RuleInfo[] = [
     anchor: 'gate-skip-unknown',
   },
   {
+    id: 'import/unknown-shape',
+    severity: 'error',
+    summary: 'The export holds no review comment, thread or discussion of the forge imported; nothing was imported.',
+    anchor: 'import-unknown-shape',
+  },
+  {
+    id: 'import/unreadable',
+    severity: 'error',
+    summary: 'The export is not JSON, is cut short, holds an object too large, or is a GraphQL error; nothing was imported.',
+    anchor: 'import-unreadable',
+  },
+  {
     id: 'lifecycle/active-below-precision',
     severity: 'warning',
     summary: "An active constraint's labelled precision fell below the threshold.",

@@ -75,6 +75,9 @@ describe('findings hook pre-commit loads only what it needs', () => {
     const inputs = readFileSync(path.join(PACKAGE_ROOT, 'dist/hook.inputs.txt'), 'utf8');
     expect(inputs).toContain('\nnode_modules/picomatch/'); // the list the next line reads is there
     expect(BUNDLED_HEAVY.exec(inputs)?.[0] ?? null).toBeNull();
+    // Nor the review import (docs/import.md): its readers, classifier and the Markdown stack behind them.
+    expect(modules.filter((m) => m.includes('/dist/src/import/'))).toEqual([]);
+    expect(/^dist\/src\/import\//m.exec(inputs)?.[0] ?? null).toBeNull();
   });
 
   it('a plain commit loads no Node builtin it does not need: nor the ES module loader, nor a stream for standard input', async () => {

@@ -14,7 +14,13 @@ describe('parseConfig', () => {
       }),
     );
     expect(diagnostics).toEqual([]);
-    expect(config).toEqual({ taskBranchPattern: '^task-(.+)$', minLabelledHits: 5, minPrecision: 0.9, matchBudgetMs: 100 });
+    expect(config).toEqual({
+      taskBranchPattern: '^task-(.+)$',
+      minLabelledHits: 5,
+      minPrecision: 0.9,
+      matchBudgetMs: 100,
+      importClasses: {},
+    });
   });
 
   it('an unknown key is an error with a did-you-mean, at its line; the rest of the file still counts', () => {

@@ -93,6 +93,7 @@ export const run = defineCommand(
                 outcome.status === 'checked'
                   ? await rangeChanges(root, mode, constraintsOf(constraintTexts(outcome.collected).after))
                   : null,
+              sections: await preventedSections(root, constraints),
             }
           : undefined;
       await out.diagnostics(verdict.shown, {
@@ -169,6 +170,22 @@ async function modeOf(root: string, opts: CheckOpts, paths: string[]): Promise<C
   if (from === null) throw new UsageError(`--from-ref ${opts.fromRef}: not a commit`);
   // A pull request's changes are those since the branches diverged, not the base's later commits.
   return { kind: 'range', from: (await mergeBase(root, from, to)) ?? from, to };
+}
+
+/** The section of review comments each applied constraint would have prevented (docs/import.md), from its measurement. */
+async function preventedSections(root: string, constraints: readonly ConstraintEntry[]): Promise<string[]> {
+  const [{ readMeasurement }, { preventedMarkdown }] = await Promise.all([
+    import('../../lifecycle/store.js'),
+    import('../../import/prevented.js'),
+  ]);
+  const rows = [];
+  for (const c of constraints) {
+    const m = await readMeasurement(root, c.id);
+    if (m.kind === 'ok' && m.measurement.comments_prevented !== undefined)
+      rows.push({ id: c.id, title: c.title, prevented: m.measurement.comments_prevented });
+  }
+  const section = preventedMarkdown(rows);
+  return section === null ? [] : [section];
 }
 
 /** One entry per id, the first one (the index after the change comes before entries held from before it). Pure. */

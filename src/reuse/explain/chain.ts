@@ -130,6 +130,7 @@ async function constraintLink(src: ExplainSources, c: ConstraintEntry): Promise<
       false_positives: s.false_positives,
       precision: s.labelled === 0 ? null : s.precision,
       labelled_hits,
+      ...(m.value.comments_prevented !== undefined ? { comments_prevented: m.value.comments_prevented } : {}),
     };
   }
   const { file, line } = entryLocation(index.texts, c);
@@ -163,6 +164,7 @@ function reviewLink(f: ReviewFinding, objective: string, evidenceRef: boolean): 
     actual: f.actual,
     fix: f.fix,
     evidence_ref: evidenceRef,
+    ...(f.source !== null ? { source: f.source } : {}),
   };
 }
 

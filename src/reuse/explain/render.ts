@@ -33,6 +33,11 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
       );
       for (const h of m.labelled_hits)
         out.push(`    ${h.label.padEnd(14)} ${h.at.path}:${h.at.line} @ ${h.at.commit.slice(0, 12)}  ${at(h.file, h.line)}`);
+      const p = m.comments_prevented;
+      if (p !== undefined) {
+        out.push(`  comments prevented: ${p.count} imported review comment(s) it would have caught at commit time`);
+        for (const c of p.comments) out.push(`    ${c.task} ${c.url ?? `F-${c.finding_id.slice(0, 8)}`} (hit ${c.hit})`);
+      }
     }
     const s = extras.suppressions;
     if (s)
@@ -74,6 +79,8 @@ export function renderExplainText(c: ExplainChain, extras: ConstraintExtras = {}
       `  ${r.severity}, ${r.status}${r.evidence_ref ? ', cited by the candidate' : ''}: ${where} ` +
         `— ${r.expected} → ${r.actual}${r.fix ? ` → ${r.fix}` : ''}`,
     );
+    if (r.source !== undefined)
+      out.push(`  imported from ${r.source.url ?? r.source.thread} (by ${r.source.author ?? 'unknown'}, ${r.source.created_at})`);
   }
   for (const t of c.tasks) {
     head('task', t.task, t.file, t.line);

@@ -4,6 +4,8 @@
  * is built in ./chain.ts and rendered in ./render.ts.
  */
 import type { Diagnostic } from '../../diagnostics.js';
+import type { CommentsPrevented } from '../../import/prevented.js';
+import type { ImportSource } from '../../review/types.js';
 
 export type Matched = 'constraint' | 'finding' | 'candidate' | 'review-finding';
 
@@ -27,6 +29,8 @@ export interface MeasurementLink {
   /** true positives / labelled hits; null when nothing is labelled. */
   readonly precision: number | null;
   readonly labelled_hits: readonly HitLink[];
+  /** Imported review comments the constraint would have caught (docs/import.md); absent when none were imported. */
+  readonly comments_prevented?: CommentsPrevented;
 }
 
 export interface ConstraintLink {
@@ -103,6 +107,8 @@ export interface ReviewLink {
   readonly fix: string | null;
   /** True when the candidate cites this finding as its objective's occurrence. */
   readonly evidence_ref: boolean;
+  /** An imported finding's origin: the review thread on the forge (docs/import.md); absent for findings filed here. */
+  readonly source?: ImportSource;
 }
 
 export interface TaskLink {
@@ -169,9 +175,11 @@ export const EXPLAIN_SHAPE: KeyShape = {
             'false_positives',
             'precision',
             'labelled_hits',
+            'comments_prevented',
           ],
           nested: {
             labelled_hits: { keys: ['id', 'file', 'line', 'at', 'label'], nested: { at: { keys: ['commit', 'path', 'line'] } } },
+            comments_prevented: { keys: ['count', 'comments'], nested: { comments: { keys: ['task', 'url', 'finding_id', 'hit'] } } },
           },
         },
       },
@@ -202,8 +210,27 @@ export const EXPLAIN_SHAPE: KeyShape = {
         'actual',
         'fix',
         'evidence_ref',
+        'source',
       ],
-      nested: { at: { keys: ['file', 'line'] } },
+      nested: {
+        at: { keys: ['file', 'line'] },
+        source: {
+          keys: [
+            'forge',
+            'url',
+            'pull',
+            'thread',
+            'author',
+            'created_at',
+            'updated_at',
+            'comments',
+            'commit',
+            'line',
+            'original_commit',
+            'original_line',
+          ],
+        },
+      },
     },
     tasks: { keys: ['task', 'objective', 'file', 'line', 'rounds', 'origins'] },
     pulled_from: { keys: ['url', 'file', 'line', 'tier', 'commit', 'ref'] },

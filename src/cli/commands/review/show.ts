@@ -34,6 +34,9 @@ function showJson(f: ReviewFinding): Record<string, unknown> {
     filed_at: f.filedAt,
     resolution: f.resolution,
     waiver: f.waiver,
+    // Imported findings only (docs/import.md): the forge's thread, and its resolution there.
+    ...(f.source !== null ? { source: f.source } : {}),
+    ...(f.forgeResolution !== null ? { forge_resolution: f.forgeResolution } : {}),
   };
 }
 
@@ -60,6 +63,8 @@ const SHOW_KEYS = [
   'filed_at',
   'resolution',
   'waiver',
+  'source',
+  'forge_resolution',
   'commit',
   'note',
   'actor',
